@@ -12,10 +12,10 @@
 //! (Crate docs grow with the parser and scanner: overview, examples,
 //! Conformance, Crate features.)
 
-mod span;
 pub mod scan;
+mod span;
 pub mod uri;
 
 pub use crate::scan::{Delimiter, Found, HyphenMode, Scanner, ScannerBuilder};
 pub use crate::span::Span;
-pub use crate::uri::{HostKind, ParseError, ParseErrorKind, UriRef};
+pub use crate::uri::{HostKind, ParseError, ParseErrorKind, ResolveError, UriRef};

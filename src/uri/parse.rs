@@ -1,0 +1,222 @@
+//! Recursive descent over the Appendix A grammar, one function per rule.
+//!
+//! The parser makes one forward pass, never allocates and never panics: it
+//! works on bytes and accepts only ASCII, so a successful parse proves the
+//! input is valid UTF-8.
+
+use super::error::{ParseError, ParseErrorKind as Kind};
+use super::host::{is_ipv4, is_ipv6, is_ipvfuture, HostKind};
+use super::table::{is_hex, Table, PATH, QUERY, REG_NAME, SCHEME, USERINFO};
+use super::{Authority, Meta};
+
+/// Parses a `URI-reference` into component offsets.
+///
+/// ```text
+/// URI-reference = URI / relative-ref
+/// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
+/// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
+/// ```
+pub(super) fn uri_reference(s: &[u8]) -> Result<Meta, ParseError> {
+    let scheme_end = scheme(s);
+    let mut i = scheme_end.map_or(0, |end| end + 1);
+
+    // hier-part / relative-part: "//" authority path-abempty, or a path alone.
+    let authority = if s[i..].starts_with(b"//") {
+        let a = authority(s, i + 2)?;
+        i = a.end;
+        Some(a)
+    } else {
+        None
+    };
+    let path_start = i;
+    i = path(s, i, authority.is_none() && scheme_end.is_none())?;
+    let path_end = i;
+
+    let query_start = if s.get(i) == Some(&b'?') {
+        i = component(s, i + 1, &QUERY, b"#", Kind::Query)?;
+        Some(path_end + 1)
+    } else {
+        None
+    };
+    let fragment_start = if s.get(i) == Some(&b'#') {
+        let start = i + 1;
+        i = component(s, start, &QUERY, b"", Kind::Fragment)?;
+        Some(start)
+    } else {
+        None
+    };
+    debug_assert_eq!(i, s.len(), "every byte belongs to a component");
+    Ok(Meta {
+        scheme_end,
+        authority,
+        path: (path_start, path_end),
+        query_start,
+        fragment_start,
+    })
+}
+
+/// `scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." )`, followed by `":"`.
+///
+/// Returns the offset of the `:` when the input starts with a scheme; a
+/// first segment that is not a scheme leaves the input to the relative-ref
+/// rules (where a colon in it is an error).
+fn scheme(s: &[u8]) -> Option<usize> {
+    let first = *s.first()?;
+    if !first.is_ascii_alphabetic() {
+        return None;
+    }
+    let len = 1 + s[1..].iter().take_while(|&&b| SCHEME.contains(b)).count();
+    (s.get(len) == Some(&b':')).then_some(len)
+}
+
+/// Returns true if and only if `s` is a whole `scheme`.
+pub fn is_scheme(s: &[u8]) -> bool {
+    match s.split_first() {
+        Some((first, rest)) => {
+            first.is_ascii_alphabetic() && rest.iter().all(|&b| SCHEME.contains(b))
+        }
+        None => false,
+    }
+}
+
+/// ```text
+/// authority = [ userinfo "@" ] host [ ":" port ]
+/// host      = IP-literal / IPv4address / reg-name
+/// port      = *DIGIT
+/// ```
+///
+/// `start` is just past the `//`. The authority ends at the first `/`, `?`,
+/// `#` or the end of input; userinfo cannot hold `@`, and reg-name cannot hold
+/// `:`, so the first `@` ends the userinfo and the first `:` after the host
+/// starts the port.
+fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
+    let end = start
+        + s[start..]
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(s.len() - start);
+    let auth = &s[..end];
+    let userinfo_end = auth[start..]
+        .iter()
+        .position(|&b| b == b'@')
+        .map(|p| start + p);
+    if let Some(at) = userinfo_end {
+        component(auth, start, &USERINFO, b"@", Kind::Userinfo)?;
+        debug_assert_eq!(s[at], b'@');
+    }
+    let host_start = userinfo_end.map_or(start, |at| at + 1);
+    let (host_end, host_kind) = if auth.get(host_start) == Some(&b'[') {
+        ip_literal(auth, host_start)?
+    } else {
+        let host_end = component(auth, host_start, &REG_NAME, b":", Kind::Host)?;
+        let kind = if is_ipv4(&auth[host_start..host_end]) {
+            HostKind::Ipv4
+        } else {
+            HostKind::RegName
+        };
+        (host_end, kind)
+    };
+    let port_start = match auth.get(host_end) {
+        None => None,
+        Some(b':') => {
+            let port = &auth[host_end + 1..];
+            if let Some(bad) = port.iter().position(|b| !b.is_ascii_digit()) {
+                return Err(error(host_end + 1 + bad, Kind::Port));
+            }
+            Some(host_end + 1)
+        }
+        // An IP-literal followed by something other than ":".
+        Some(_) => return Err(error(host_end, Kind::Host)),
+    };
+    Ok(Authority {
+        start,
+        userinfo_end,
+        host: (host_start, host_end),
+        host_kind,
+        port_start,
+        end,
+    })
+}
+
+/// `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`
+///
+/// `start` is the offset of the `[`; returns the offset just past the `]`.
+fn ip_literal(auth: &[u8], start: usize) -> Result<(usize, HostKind), ParseError> {
+    let Some(close) = auth[start..].iter().position(|&b| b == b']') else {
+        return Err(error(start, Kind::UnclosedIpLiteral));
+    };
+    let inside = &auth[start + 1..start + close];
+    let kind = if matches!(inside.first(), Some(b'v' | b'V')) {
+        if !is_ipvfuture(inside) {
+            return Err(error(start + 1, Kind::IpvFuture));
+        }
+        HostKind::IpvFuture
+    } else {
+        if !is_ipv6(inside) {
+            return Err(error(start + 1, Kind::Ipv6));
+        }
+        HostKind::Ipv6
+    };
+    Ok((start + close + 1, kind))
+}
+
+/// The path rules, which differ only in where they may start:
+///
+/// ```text
+/// path-abempty  = *( "/" segment )                 ; after an authority
+/// path-absolute = "/" [ segment-nz *( "/" segment ) ]
+/// path-rootless = segment-nz *( "/" segment )      ; after a scheme
+/// path-noscheme = segment-nz-nc *( "/" segment )   ; a relative-ref
+/// path-empty    = 0<pchar>
+/// segment-nz-nc = 1*( unreserved / pct-encoded / sub-delims / "@" )
+/// ```
+///
+/// Every form is a run of `pchar` and `/`; an authority already took any
+/// leading `//`, so only `path-noscheme` needs a rule of its own: its first
+/// segment has no `:`. Returns the offset where the path ends (`?`, `#` or
+/// the end of input).
+fn path(s: &[u8], start: usize, noscheme: bool) -> Result<usize, ParseError> {
+    let end = component(s, start, &PATH, b"?#", Kind::Path)?;
+    if noscheme {
+        let first_segment = s[start..end].split(|&b| b == b'/').next().unwrap_or(&[]);
+        if let Some(colon) = first_segment.iter().position(|&b| b == b':') {
+            return Err(error(start + colon, Kind::ColonInFirstSegment));
+        }
+    }
+    Ok(end)
+}
+
+/// Checks `s[start..]` against `table` (plus `pct-encoded`) up to the first
+/// byte in `stops` (or the end), and returns where it stopped.
+#[inline]
+fn component(
+    s: &[u8],
+    start: usize,
+    table: &Table,
+    stops: &[u8],
+    kind: Kind,
+) -> Result<usize, ParseError> {
+    let mut i = start;
+    while i < s.len() {
+        let b = s[i];
+        if table.contains(b) {
+            i += 1;
+        } else if b == b'%' {
+            if !(i + 2 < s.len() && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
+                return Err(error(i, Kind::PercentEncoding));
+            }
+            i += 3;
+        } else if stops.contains(&b) {
+            return Ok(i);
+        } else {
+            return Err(error(i, kind));
+        }
+    }
+    Ok(i)
+}
+
+#[cold]
+#[inline(never)]
+fn error(index: usize, kind: Kind) -> ParseError {
+    ParseError { index, kind }
+}
