@@ -18,4 +18,4 @@ pub mod uri;
 
 pub use crate::scan::{Delimiter, Found, HyphenMode, Scanner, ScannerBuilder};
 pub use crate::span::Span;
-pub use crate::uri::{HostKind, ParseError, ParseErrorKind, ResolveError, UriRef};
+pub use crate::uri::{is_scheme, HostKind, ParseError, ParseErrorKind, ResolveError, UriRef};

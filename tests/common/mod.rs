@@ -17,7 +17,10 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
         return Some(dir);
     }
     if std::env::var_os("URISCAN_REQUIRE_SHARED").is_some() {
-        panic!("{} is missing and URISCAN_REQUIRE_SHARED is set", dir.display());
+        panic!(
+            "{} is missing and URISCAN_REQUIRE_SHARED is set",
+            dir.display()
+        );
     }
     eprintln!("note: skipping, {} is absent", dir.display());
     None
