@@ -169,6 +169,7 @@ const KNOWN: &[&str] = &[
     "magnet",
     "mailserver",
     "mailto",
+    "man",
     "maps",
     "market",
     "matrix",

@@ -90,6 +90,7 @@ pub fn read(hay: &[u8], start: usize, cx: &Context<'_>) -> Angle {
         let typographic = match &hay[i..] {
             [0xE2, 0x80, 0x90, ..] => 3,
             [0xC2, 0xAD, ..] => 2,
+            [0xE2] | [0xE2, 0x80] | [0xC2] if !cx.eof => return Angle::NeedMore,
             _ => 0,
         };
         let space_at = i + typographic;
