@@ -218,6 +218,14 @@ fn rule5_schemes() {
     t!("News: today. data: none. info: see below. tag: v1", []);
     t!("<user@example.com> and <1234@host>", []);
     t!("info:pending mailto:nobody message:hello session:abc", []);
+    // Pieces of other things: IPv6 groups, XML namespaces, mail headers,
+    // kernel log tags, a scheme with nothing after it.
+    t!("2001:db8:aaa:bbb::1 jabber:client Content-Type:text/plain [drm:edid_is_valid] tv:// <http://>", []);
+    // Glued text before a known scheme, but not a compound scheme.
+    t!(
+        "href=3D|http://x.org/a| and |git+ssh://h/r| and |svn+ssh://h/r|",
+        ["http://x.org/a", "git+ssh://h/r", "svn+ssh://h/r"]
+    );
     t!(
         "|info:lccn/2002022641| |tag:example.com,2005:x|",
         ["info:lccn/2002022641", "tag:example.com,2005:x"]

@@ -31,6 +31,12 @@ pub const SLACK: usize = 1024;
 /// The longest scheme considered.
 const MAX_SCHEME: usize = 64;
 
+/// The longest known scheme is shorter than this.
+const MAX_KNOWN_SCHEME: usize = 40;
+
+/// The shortest known scheme recognized after glued text.
+const MIN_GLUED_SCHEME: usize = 3;
+
 /// A view of the input: `hay` starts at absolute offset `offset`.
 pub struct Window<'h> {
     pub hay: &'h [u8],
@@ -186,31 +192,53 @@ impl Scanner {
         }
         let slashes = hay[colon + 1..].starts_with(b"//");
         let after = hay.get(colon + 1).copied();
-        if !slashes && !after.is_some_and(|b| URI.contains(b)) {
-            return Ok(None); // `News: …`, `data: …`, `Re:` at a line end
+        if !slashes && !after.is_some_and(|b| URI.contains(b) && b != b':') {
+            return Ok(None); // `News: …`, `data: …`, `Re:` at a line end, `DNS::Net`
         }
-        // Candidate starts, longest first: the run from its first letter,
-        // then after each `.` (text glued on: `post.https://`, `can...http:`).
         let word = (run..colon).find(|&i| hay[i].is_ascii_alphabetic());
-        let starts = word
-            .filter(|_| bounded)
-            .into_iter()
-            .chain((run..colon).filter(|&i| hay[i] == b'.').map(|i| i + 1))
-            .filter(|&i| i < colon && hay[i].is_ascii_alphabetic());
-        let mut any = None;
-        for start in starts {
-            let name = &hay[start..colon];
+        let Some(word) = word else {
+            return Ok(None); // `12:30`
+        };
+        // A scheme right after another `:` is a piece of something else
+        // (`2001:db8:aaa:bbb`, `jabber:server:dialback`), unless that `:`
+        // ends the `URL:` prefix.
+        if bounded && run > 0 && hay[run - 1] == b':' {
+            let url_prefix = run >= 4 && hay[run - 4..run - 1].eq_ignore_ascii_case(b"url");
+            if !url_prefix {
+                return Ok(None);
+            }
+        }
+        if bounded {
+            let name = &hay[word..colon];
             if name.eq_ignore_ascii_case(b"url") {
                 return Ok(None); // the `URL:` prefix of Appendix C
             }
             if schemes::is_known(name) {
-                return Ok(Some(Scheme { start, slashes }));
+                return Ok(Some(Scheme {
+                    start: word,
+                    slashes,
+                }));
             }
-            any.get_or_insert(start);
         }
-        Ok(any
-            .filter(|_| slashes || self.config.any_scheme)
-            .map(|start| Scheme { start, slashes }))
+        // Text glued before a known scheme is not part of it:
+        // `post.https://`, `can...http:`, quoted-printable's `=3Dhttp://`.
+        // Only after a `.`, a digit or `=3D`: a word's end is not a scheme
+        // (`broadcast:`), nor is what follows `+` (`git+ssh://`).
+        let glued = (word + 1..colon)
+            .filter(|&i| colon - i >= MIN_GLUED_SCHEME && colon - i <= MAX_KNOWN_SCHEME)
+            .find(|&i| {
+                let after_glue = matches!(hay[i - 1], b'.' | b'0'..=b'9')
+                    || (i >= 3 && hay[i - 3..i].eq_ignore_ascii_case(b"=3d"));
+                after_glue && hay[i].is_ascii_alphabetic() && schemes::is_known(&hay[i..colon])
+            });
+        if let Some(start) = glued {
+            return Ok(Some(Scheme { start, slashes }));
+        }
+        let unknown_ok = bounded && (slashes || self.config.any_scheme);
+        Ok(unknown_ok.then_some(Scheme {
+            start: word,
+            slashes,
+        }))
     }
 
     /// Reads the candidate whose scheme starts at `scheme.start`; emits what
@@ -270,8 +298,8 @@ impl Scanner {
         } else {
             (start + trimmed_len(&hay[start..end]), Delimiter::None)
         };
-        if end <= colon + 1 {
-            return Ok(colon + 1); // trimming left nothing after the scheme
+        if end <= colon + 1 + 2 * usize::from(scheme.slashes) {
+            return Ok(colon + 1); // nothing after `scheme:` or `scheme://`
         }
         let text = &hay[start..end];
         match UriRef::parse_bytes(text) {
@@ -357,7 +385,8 @@ impl Scanner {
                 Cow::Owned(joined)
             };
             let rest_start = colon + 1 - scheme.start;
-            let valid = UriRef::parse_bytes(&text).is_ok()
+            let valid = text.len() > rest_start + 2 * usize::from(scheme.slashes)
+                && UriRef::parse_bytes(&text).is_ok()
                 && (scheme.slashes
                     || schemes::has_required_shape(
                         &hay[scheme.start..colon],

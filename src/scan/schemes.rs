@@ -15,7 +15,8 @@
 /// schemes (`man`, `info`, `whatis`, `gopher`, `telnet`, `file`, `news`,
 /// `nntp`, `mailto`, `ftp`, `http`, `https`). Historical schemes that are
 /// still seen in old mail and RFCs (`gopher`, `prospero`, `wais`, `snews`)
-/// are included.
+/// are included. `dhttp` is left out: in real text it is almost always
+/// quoted-printable's `=3Dhttp`, not the provisional scheme.
 const KNOWN: &[&str] = &[
     "aaa",
     "aaas",
@@ -72,7 +73,6 @@ const KNOWN: &[&str] = &[
     "dat",
     "data",
     "dav",
-    "dhttp",
     "diaspora",
     "dict",
     "did",
@@ -425,7 +425,10 @@ pub fn is_known(scheme: &[u8]) -> bool {
 /// - `data:` has the `,` that ends its media type (RFC 2397).
 /// - `geo:` starts with a digit or `-` (RFC 5870).
 /// - `cid:`/`mid:` have an `@` (RFC 2392).
-/// - `message:`, `session:`, `service:`, `example:`, `content:`, `query:`,
+/// - `jabber:` has an `@` (`jabber:client` is an XML namespace).
+/// - `message:`, `session:`, `service:`, `example:`, `content:`,
+///   `content-type:` (mail headers), `feed:`, `drm:` (kernel logs), `ni:`
+///   (YANG paths; RFC 6920 `ni:` URIs have `//` anyway), `query:`,
 ///   `tool:`, `at:`, `go:`, `res:`, `things:`, `tv:`, `pack:`, `platform:`,
 ///   `proxy:`, `submit:`, `notes:`, `drop:`, `graph:`, `icon:`, `hyper:`
 ///   are words far more often than URIs; they count only with `//`.
@@ -455,9 +458,11 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8]) -> bool {
         b"data" => has(b','),
         b"geo" => starts_digit_or(b'-'),
         b"cid" | b"mid" => has(b'@'),
-        b"message" | b"session" | b"service" | b"example" | b"content" | b"query" | b"tool"
-        | b"at" | b"go" | b"res" | b"things" | b"tv" | b"pack" | b"platform" | b"proxy"
-        | b"submit" | b"notes" | b"drop" | b"graph" | b"icon" | b"hyper" => false,
+        b"jabber" => has(b'@'),
+        b"message" | b"session" | b"service" | b"example" | b"content" | b"content-type"
+        | b"feed" | b"drm" | b"ni" | b"query" | b"tool" | b"at" | b"go" | b"res" | b"things"
+        | b"tv" | b"pack" | b"platform" | b"proxy" | b"submit" | b"notes" | b"drop" | b"graph"
+        | b"icon" | b"hyper" => false,
         _ => true,
     }
 }
