@@ -86,7 +86,7 @@ impl Lines {
             return;
         }
         let bytes = &win.hay[self.counted - win.offset..to - win.offset];
-        let breaks = bytes.iter().filter(|&&b| b == b'\n').count();
+        let breaks = count_line_breaks(bytes);
         if breaks > 0 {
             self.line += breaks as u64;
             let last = memchr::memrchr(b'\n', bytes).expect("a line break was counted");
@@ -100,6 +100,18 @@ impl Lines {
         debug_assert!(self.counted == at);
         (self.line, (at - self.line_start + 1) as u64)
     }
+}
+
+/// Counts the `\n` bytes of `bytes`, in chunks small enough for byte-wide
+/// counters, which the compiler turns into vector code.
+fn count_line_breaks(bytes: &[u8]) -> usize {
+    const CHUNK: usize = 255;
+    let mut total = 0;
+    for chunk in bytes.chunks(CHUNK) {
+        let in_chunk: u8 = chunk.iter().map(|&b| u8::from(b == b'\n')).sum();
+        total += usize::from(in_chunk);
+    }
+    total
 }
 
 /// What one call of [`Scanner::step`] did.

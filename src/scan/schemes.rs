@@ -398,9 +398,36 @@ const KNOWN: &[&str] = &[
     "z39.50s",
 ];
 
+/// The longest known scheme, in bytes.
+const MAX_LEN: usize = 40;
+
+/// For each first letter, bit `n` is set when a known scheme of that letter
+/// has `n` bytes: most words before a `:` are turned away by one lookup.
+const FIRST_LETTER_LENGTHS: [u64; 26] = {
+    let mut table = [0u64; 26];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let name = KNOWN[i].as_bytes();
+        assert!(name.len() < MAX_LEN && name[0].is_ascii_lowercase());
+        table[(name[0] - b'a') as usize] |= 1 << name.len();
+        i += 1;
+    }
+    table
+};
+
 /// Returns true if and only if `scheme` (any case) is a known scheme.
 pub fn is_known(scheme: &[u8]) -> bool {
-    let mut lower = [0u8; 64];
+    let Some(&first) = scheme.first() else {
+        return false;
+    };
+    let first = first.to_ascii_lowercase();
+    if !first.is_ascii_lowercase()
+        || scheme.len() >= MAX_LEN
+        || FIRST_LETTER_LENGTHS[(first - b'a') as usize] & (1 << scheme.len()) == 0
+    {
+        return false;
+    }
+    let mut lower = [0u8; MAX_LEN];
     let Some(buf) = lower.get_mut(..scheme.len()) else {
         return false;
     };
