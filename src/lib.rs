@@ -16,6 +16,6 @@ pub mod scan;
 mod span;
 pub mod uri;
 
-pub use crate::scan::{Delimiter, Found, HyphenMode, Scanner, ScannerBuilder};
+pub use crate::scan::{Delimiter, FindIter, Found, HyphenMode, Scanner, ScannerBuilder, Sink};
 pub use crate::span::Span;
 pub use crate::uri::{is_scheme, HostKind, ParseError, ParseErrorKind, ResolveError, UriRef};

@@ -1,11 +1,88 @@
-//! The RFC 3986 Appendix C scanner (skeleton: the scanner issue fills this in).
+//! The RFC 3986 Appendix C scanner: finds the URIs in text, in one pass.
 //!
-//! API contract the CLI and mail reading build on: a [`Scanner`] built once by
-//! a [`ScannerBuilder`], [`Scanner::find_iter`] over a slice and
-//! [`Scanner::scan_reader`] over any `io::Read`, both yielding [`Found`].
+//! Build a [`Scanner`] once (it is `Clone + Send + Sync`) and reuse it:
+//! [`Scanner::find_iter`] iterates over a slice, [`Scanner::scan_reader`]
+//! streams any `io::Read` in bounded memory with exactly the same results.
+//!
+//! ```
+//! use uriscan::{Delimiter, Scanner};
+//!
+//! let text = b"Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",
+//! but you can probably pick it up from <ftp://foo.example.
+//! com/rfc/>.  Note the warning in <http://www.ics.uci.edu/pub/
+//! ietf/uri/historical.html#WARNING>.";
+//! let scanner = Scanner::new();
+//! let uris: Vec<_> = scanner.find_iter(text).collect();
+//! assert_eq!(uris[0].as_str(), "http://www.w3.org/Addressing/");
+//! assert_eq!(uris[0].delimiter(), Delimiter::Quote);
+//! assert_eq!(uris[1].as_str(), "ftp://foo.example.com/rfc/");
+//! assert!(uris[1].is_wrapped());
+//! assert_eq!((uris[1].line(), uris[1].column()), (2, 39));
+//! assert_eq!(uris[2].as_str(), "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING");
+//! ```
+//!
+//! # Conformance
+//!
+//! Each rule, and the judgement calls in it:
+//!
+//! 1. **Angle brackets.** `<...>` holding a URI gives that URI, whatever it
+//!    ends with (`<http://example.org/a.>` keeps its dot). Whitespace runs
+//!    that contain a line break are removed (the URI was wrapped); so are,
+//!    on the continuation lines, the mail quote prefix (`>`, `>>`, `> >`) of
+//!    the line where the URI starts, and a paginated text's page break
+//!    (blank lines, footer line, form feed, header line). *Judgement call:*
+//!    a space inside a line (`<http://x.org/ for details>`) means the
+//!    brackets hold prose, not a wrapped URI, and the text is read by the
+//!    bare rules instead. A `URL:` prefix (any case, with or without
+//!    whitespace after it) is stripped. The `>` must come within
+//!    `max_candidate_len` bytes, before any blank line that is not a page
+//!    break, and before any byte that cannot be in a URI; otherwise the
+//!    `<` is not a bracket, and the text is read by the bare rules. So are
+//!    brackets whose content does not parse (HTML tags, e-mail addresses,
+//!    message-ids): `<a href="http://x.org/">` gives `http://x.org/`.
+//! 2. **Hyphen rule.** A line break right after `-` inside brackets is
+//!    joined, with all whitespace around it; the hyphen is kept and
+//!    [`Found::has_hyphen_break`] is set ([`HyphenMode`] gives the other
+//!    readings). A U+2010 HYPHEN or U+00AD SOFT HYPHEN at the end of a line
+//!    inside brackets is a typesetter's: it is dropped and the parts joined.
+//! 3. **Double quotes.** `"..."` around a URI with no whitespace gives it
+//!    whole, punctuation included. Anything else is read by the bare rules.
+//! 4. **Bare URIs** start at a scheme at a word boundary and end before
+//!    whitespace or any byte that cannot be in a URI (non-ASCII included,
+//!    so CJK text and full-width punctuation end a URI). Then `. , ; : ! ?
+//!    ' *` (and `...`) are trimmed from the end, and a `)`, `]` or `}` with
+//!    no opening partner in the candidate. Text glued before a scheme with
+//!    `.` is not part of it (`post.https://x.org/` gives `https://x.org/`).
+//! 5. **Schemes.** Any valid scheme followed by `://` starts a candidate.
+//!    Without `//`, only known schemes do (the IANA registry's permanent
+//!    and provisional ones and uri(7)'s, any case; see
+//!    [`ScannerBuilder::any_scheme`]), and those that are also common words
+//!    must have their specification's shape (a `mailto:` has an `@`, a
+//!    `urn:` a namespace, a `tel:` digits, `info:` a `namespace/`, `tag:` an
+//!    `authority,date:`; `message:`, `session:`, `service:` and a few others
+//!    count only with `//`). A scheme followed by whitespace (`News: …`) is
+//!    never a URI; neither is `URL:` itself.
+//! 6. **Validation.** Every candidate is parsed by [`UriRef`]; an invalid
+//!    one is not reported, nor "repaired" into a shorter one
+//!    ([`ScannerBuilder::report_invalid`] reports it with its error).
+//! 7. Relative references and bare `www.example.com` are not reported.
+//!
+//! Lines are counted by `\n` (so CRLF text counts right; a lone CR does not
+//! end a line) and columns in bytes, both from 1.
+//!
+//! [`UriRef`]: crate::UriRef
+
+mod candidate;
+mod schemes;
+mod stream;
+mod trim;
+mod unwrap;
 
 use std::borrow::Cow;
+use std::collections::VecDeque;
 use std::io;
+
+use self::candidate::{Event, State, Step, Window};
 
 use crate::span::Span;
 use crate::uri::ParseError;
@@ -90,10 +167,31 @@ impl<'h> Found<'h> {
     }
 }
 
-/// Receives what [`Scanner::scan_reader`] finds; return `Ok(false)` to stop.
+impl Found<'_> {
+    /// Returns the match with its text owned, free of the input's lifetime.
+    pub fn into_owned(self) -> Found<'static> {
+        Found {
+            text: Cow::Owned(self.text.into_owned()),
+            ..self
+        }
+    }
+}
+
+/// Receives what [`Scanner::scan_reader`] finds, in order of appearance.
+///
+/// Closures `FnMut(&Found<'_>) -> io::Result<bool>` are sinks. Returning
+/// `Ok(false)` stops the scan; an error stops it and is returned.
 pub trait Sink {
-    /// Called for each found URI, in order of appearance.
+    /// Called for each URI found (and, on request, each invalid candidate).
     fn found(&mut self, found: &Found<'_>) -> io::Result<bool>;
+
+    /// Called for a candidate longer than the scanner's maximum candidate
+    /// length, which was given up on: the offset of its first byte and its
+    /// line. Does nothing by default.
+    fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {
+        let _ = (start, line);
+        Ok(true)
+    }
 }
 
 impl<F: FnMut(&Found<'_>) -> io::Result<bool>> Sink for F {
@@ -102,12 +200,27 @@ impl<F: FnMut(&Found<'_>) -> io::Result<bool>> Sink for F {
     }
 }
 
+/// The default [`ScannerBuilder::max_candidate_len`]: 64 KiB.
+pub const DEFAULT_MAX_CANDIDATE_LEN: usize = 64 * 1024;
+
 /// Configures and builds a [`Scanner`].
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct ScannerBuilder {
     any_scheme: bool,
     hyphen: HyphenMode,
     report_invalid: bool,
+    max_candidate_len: usize,
+}
+
+impl Default for ScannerBuilder {
+    fn default() -> ScannerBuilder {
+        ScannerBuilder {
+            any_scheme: false,
+            hyphen: HyphenMode::Keep,
+            report_invalid: false,
+            max_candidate_len: DEFAULT_MAX_CANDIDATE_LEN,
+        }
+    }
 }
 
 impl ScannerBuilder {
@@ -115,21 +228,38 @@ impl ScannerBuilder {
     pub fn new() -> ScannerBuilder {
         ScannerBuilder::default()
     }
-    /// Accept any syntactically valid scheme, not only known ones, before `:` without `//`.
+
+    /// When true, any valid scheme followed by `:` starts a candidate, not
+    /// only known ones (`key:value` then counts). Default false.
     pub fn any_scheme(&mut self, yes: bool) -> &mut Self {
         self.any_scheme = yes;
         self
     }
-    /// How to read a line break after `-` inside angle brackets.
+
+    /// How to read a line break right after `-` inside angle brackets.
+    /// Default [`HyphenMode::Keep`].
     pub fn hyphen(&mut self, mode: HyphenMode) -> &mut Self {
         self.hyphen = mode;
         self
     }
-    /// Also report candidates that fail the parser, with their error.
+
+    /// When true, bare and quoted candidates that fail the parser are
+    /// reported too, with [`Found::error`] set. Default false.
     pub fn report_invalid(&mut self, yes: bool) -> &mut Self {
         self.report_invalid = yes;
         self
     }
+
+    /// The longest candidate looked at, in bytes (at least 256): a bare
+    /// candidate that runs longer is given up on and reported to
+    /// [`Sink::too_long`], and a `<` whose `>` is further away is not a
+    /// bracket. It bounds the memory of [`Scanner::scan_reader`], which is
+    /// about this plus 66 KiB. Default [`DEFAULT_MAX_CANDIDATE_LEN`].
+    pub fn max_candidate_len(&mut self, bytes: usize) -> &mut Self {
+        self.max_candidate_len = bytes.max(256);
+        self
+    }
+
     /// Builds the scanner.
     pub fn build(&self) -> Scanner {
         Scanner {
@@ -138,7 +268,7 @@ impl ScannerBuilder {
     }
 }
 
-/// Finds URIs in text. Build once, reuse; `Clone + Send + Sync`.
+/// Finds URIs in text. Build once and reuse; `Clone + Send + Sync`.
 #[derive(Clone, Debug)]
 pub struct Scanner {
     config: ScannerBuilder,
@@ -155,22 +285,91 @@ impl Scanner {
     pub fn new() -> Scanner {
         ScannerBuilder::new().build()
     }
+
     /// A builder, to configure a scanner.
     pub fn builder() -> ScannerBuilder {
         ScannerBuilder::new()
     }
+
     /// Iterates over the URIs in `haystack`, in order of appearance.
+    /// Candidates longer than the maximum candidate length are skipped; use
+    /// [`Scanner::scan_slice`] to hear about them.
     pub fn find_iter<'s, 'h>(&'s self, haystack: &'h [u8]) -> FindIter<'s, 'h> {
         FindIter {
             scanner: self,
             haystack,
+            state: State::default(),
+            queue: VecDeque::new(),
+            done: false,
         }
     }
-    /// Scans everything `rdr` gives, calling `sink` for each URI, in bounded memory.
-    /// The results equal those of [`Scanner::find_iter`] over the same bytes.
+
+    /// Scans `haystack`, calling `sink` for each URI and each over-long
+    /// candidate, in order of appearance.
+    ///
+    /// # Errors
+    ///
+    /// The first error `sink` returns.
+    pub fn scan_slice<S: Sink>(&self, haystack: &[u8], mut sink: S) -> io::Result<()> {
+        let win = Window {
+            hay: haystack,
+            offset: 0,
+            eof: true,
+        };
+        let mut state = State::default();
+        loop {
+            let mut outcome: io::Result<bool> = Ok(true);
+            let step = self.step(&win, &mut state, &mut |event| {
+                if let Ok(true) = outcome {
+                    outcome = match event {
+                        Event::Found(f) => sink.found(&f),
+                        Event::TooLong { start, line } => sink.too_long(start, line),
+                    };
+                }
+            });
+            if !outcome? || step != Step::Progress {
+                return Ok(());
+            }
+        }
+    }
+
+    /// Scans everything `rdr` gives, calling `sink` for each URI, in
+    /// bounded memory (see [`ScannerBuilder::max_candidate_len`]). The
+    /// results equal those of [`Scanner::scan_slice`] over the same bytes,
+    /// whatever the sizes of the reads; span offsets count from the start
+    /// of the stream.
+    ///
+    /// ```
+    /// use uriscan::Scanner;
+    ///
+    /// let mut uris = Vec::new();
+    /// let input: &[u8] = b"see <http://example.org/a/\n  b> and mailto:x@y.org.";
+    /// Scanner::new().scan_reader(input, |f: &uriscan::Found<'_>| {
+    ///     uris.push(f.as_str().to_string());
+    ///     Ok(true)
+    /// })?;
+    /// assert_eq!(uris, ["http://example.org/a/b", "mailto:x@y.org"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// A read error (other than `Interrupted`, which is retried), or the
+    /// first error `sink` returns.
     pub fn scan_reader<R: io::Read, S: Sink>(&self, rdr: R, sink: S) -> io::Result<()> {
-        let _ = (rdr, sink, &self.config);
-        todo!("scanner issue")
+        stream::scan_reader(self, rdr, sink, 0)
+    }
+
+    /// [`Scanner::scan_reader`] with reads of at most `read_size` bytes:
+    /// for tests that results do not depend on where reads end.
+    #[doc(hidden)]
+    pub fn scan_reader_with_read_size<R: io::Read, S: Sink>(
+        &self,
+        rdr: R,
+        sink: S,
+        read_size: usize,
+    ) -> io::Result<()> {
+        stream::scan_reader(self, rdr, sink, read_size)
     }
 }
 
@@ -179,12 +378,31 @@ impl Scanner {
 pub struct FindIter<'s, 'h> {
     scanner: &'s Scanner,
     haystack: &'h [u8],
+    state: State,
+    queue: VecDeque<Found<'h>>,
+    done: bool,
 }
 
-impl<'s, 'h> Iterator for FindIter<'s, 'h> {
+impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Found<'h>;
+
     fn next(&mut self) -> Option<Found<'h>> {
-        let _ = (self.scanner, self.haystack);
-        todo!("scanner issue")
+        let win = Window {
+            hay: self.haystack,
+            offset: 0,
+            eof: true,
+        };
+        while self.queue.is_empty() && !self.done {
+            let queue = &mut self.queue;
+            let step = self.scanner.step(&win, &mut self.state, &mut |event| {
+                if let Event::Found(f) = event {
+                    queue.push_back(f);
+                }
+            });
+            self.done = step != Step::Progress;
+        }
+        self.queue.pop_front()
     }
 }
+
+impl std::iter::FusedIterator for FindIter<'_, '_> {}

@@ -6,7 +6,7 @@
 
 use super::error::{ParseError, ParseErrorKind as Kind};
 use super::host::{is_ipv4, is_ipv6, is_ipvfuture, HostKind};
-use super::table::{is_hex, Table, PATH, QUERY, REG_NAME, SCHEME, USERINFO};
+use super::table::{is_hex, Table, PATH, QUERY, SCHEME, USERINFO};
 use super::{Authority, Meta};
 
 /// Parses a `URI-reference` into component offsets.
@@ -89,44 +89,61 @@ pub fn is_scheme(s: &[u8]) -> bool {
 /// `#` or the end of input; userinfo cannot hold `@`, and reg-name cannot hold
 /// `:`, so the first `@` ends the userinfo and the first `:` after the host
 /// starts the port.
+///
+/// One pass with the userinfo class (a superset of reg-name, port digits
+/// and `:`) finds where the userinfo or the host-and-port ends; the host and
+/// port are then told apart at their first `:`.
 fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
-    let end = start
-        + s[start..]
-            .iter()
-            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-            .unwrap_or(s.len() - start);
-    let auth = &s[..end];
-    let userinfo_end = auth[start..]
-        .iter()
-        .position(|&b| b == b'@')
-        .map(|p| start + p);
-    if let Some(at) = userinfo_end {
-        component(auth, start, &USERINFO, b"@", Kind::Userinfo)?;
-        debug_assert_eq!(s[at], b'@');
-    }
-    let host_start = userinfo_end.map_or(start, |at| at + 1);
-    let (host_end, host_kind) = if auth.get(host_start) == Some(&b'[') {
-        ip_literal(auth, host_start)?
+    let mut i = run(s, start, &USERINFO)?;
+    let userinfo_end = if s.get(i) == Some(&b'@') {
+        let at = i;
+        i = if s.get(at + 1) == Some(&b'[') {
+            at + 1
+        } else {
+            run(s, at + 1, &USERINFO)?
+        };
+        Some(at)
     } else {
-        let host_end = component(auth, host_start, &REG_NAME, b":", Kind::Host)?;
-        let kind = if is_ipv4(&auth[host_start..host_end]) {
+        None
+    };
+    let host_start = userinfo_end.map_or(start, |at| at + 1);
+    let (host_end, host_kind) = if i == host_start && s.get(i) == Some(&b'[') {
+        let (end, kind) = ip_literal(s, host_start)?;
+        i = run(s, end, &USERINFO)?;
+        if i > end && s[end] != b':' {
+            return Err(error(end, Kind::Host));
+        }
+        (end, kind)
+    } else {
+        let host_end =
+            host_start + memchr::memchr(b':', &s[host_start..i]).unwrap_or(i - host_start);
+        let kind = if is_ipv4(&s[host_start..host_end]) {
             HostKind::Ipv4
         } else {
             HostKind::RegName
         };
         (host_end, kind)
     };
-    let port_start = match auth.get(host_end) {
-        None => None,
-        Some(b':') => {
-            let port = &auth[host_end + 1..];
-            if let Some(bad) = port.iter().position(|b| !b.is_ascii_digit()) {
-                return Err(error(host_end + 1 + bad, Kind::Port));
-            }
-            Some(host_end + 1)
+    // `i` stopped at a byte outside the userinfo class: it must end the
+    // authority.
+    if let Some(&b) = s.get(i) {
+        if !matches!(b, b'/' | b'?' | b'#') {
+            let later_at = userinfo_end.is_none()
+                && memchr::memchr(b'@', &s[i..])
+                    .is_some_and(|p| !s[i..i + p].iter().any(|&c| matches!(c, b'/' | b'?' | b'#')));
+            let kind = if later_at { Kind::Userinfo } else { Kind::Host };
+            return Err(error(i, kind));
         }
-        // An IP-literal followed by something other than ":".
-        Some(_) => return Err(error(host_end, Kind::Host)),
+    }
+    let port_start = if host_end < i {
+        debug_assert_eq!(s[host_end], b':');
+        let port = &s[host_end + 1..i];
+        if let Some(bad) = port.iter().position(|b| !b.is_ascii_digit()) {
+            return Err(error(host_end + 1 + bad, Kind::Port));
+        }
+        Some(host_end + 1)
+    } else {
+        None
     };
     Ok(Authority {
         start,
@@ -134,14 +151,40 @@ fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
         host: (host_start, host_end),
         host_kind,
         port_start,
-        end,
+        end: i,
     })
+}
+
+/// Skips `table` bytes and valid percent-encodings from `i`; returns the
+/// offset of the first other byte (or the end).
+#[inline]
+fn run(s: &[u8], mut i: usize, table: &Table) -> Result<usize, ParseError> {
+    while i < s.len() {
+        let b = s[i];
+        if table.contains(b) {
+            i += 1;
+        } else if b == b'%' {
+            if !(i + 2 < s.len() && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
+                return Err(error(i, Kind::PercentEncoding));
+            }
+            i += 3;
+        } else {
+            break;
+        }
+    }
+    Ok(i)
 }
 
 /// `IP-literal = "[" ( IPv6address / IPvFuture ) "]"`
 ///
 /// `start` is the offset of the `[`; returns the offset just past the `]`.
-fn ip_literal(auth: &[u8], start: usize) -> Result<(usize, HostKind), ParseError> {
+fn ip_literal(s: &[u8], start: usize) -> Result<(usize, HostKind), ParseError> {
+    let auth_end = start
+        + s[start..]
+            .iter()
+            .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+            .unwrap_or(s.len() - start);
+    let auth = &s[..auth_end];
     let Some(close) = auth[start..].iter().position(|&b| b == b']') else {
         return Err(error(start, Kind::UnclosedIpLiteral));
     };
@@ -196,23 +239,11 @@ fn component(
     stops: &[u8],
     kind: Kind,
 ) -> Result<usize, ParseError> {
-    let mut i = start;
-    while i < s.len() {
-        let b = s[i];
-        if table.contains(b) {
-            i += 1;
-        } else if b == b'%' {
-            if !(i + 2 < s.len() && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
-                return Err(error(i, Kind::PercentEncoding));
-            }
-            i += 3;
-        } else if stops.contains(&b) {
-            return Ok(i);
-        } else {
-            return Err(error(i, kind));
-        }
+    let i = run(s, start, table)?;
+    match s.get(i) {
+        Some(b) if !stops.contains(b) => Err(error(i, kind)),
+        _ => Ok(i),
     }
-    Ok(i)
 }
 
 #[cold]

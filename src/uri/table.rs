@@ -46,10 +46,11 @@ pub const UNRESERVED: Table = Table::new(b"-._~", true, true);
 pub const SCHEME: Table = Table::new(b"+-.", true, true);
 
 /// `userinfo = *( unreserved / pct-encoded / sub-delims / ":" )`
+///
+/// Also the class of `reg-name ":" port` as a whole
+/// (`reg-name = *( unreserved / pct-encoded / sub-delims )`, `port =
+/// *DIGIT`): the parser splits host from port at the first `:`.
 pub const USERINFO: Table = Table::new(b"-._~!$&'()*+,;=:", true, true);
-
-/// `reg-name = *( unreserved / pct-encoded / sub-delims )`
-pub const REG_NAME: Table = Table::new(b"-._~!$&'()*+,;=", true, true);
 
 /// `pchar = unreserved / pct-encoded / sub-delims / ":" / "@"`, plus `/`,
 /// the separator of `segment`s in every path rule.
@@ -83,7 +84,6 @@ mod tests {
             let unreserved = b.is_ascii_alphanumeric() || b"-._~".contains(&b);
             let sub_delim = b"!$&'()*+,;=".contains(&b);
             assert_eq!(UNRESERVED.contains(b), unreserved, "{b}");
-            assert_eq!(REG_NAME.contains(b), unreserved || sub_delim, "{b}");
             assert_eq!(
                 USERINFO.contains(b),
                 unreserved || sub_delim || b == b':',

@@ -1,0 +1,42 @@
+//! Error messages on stderr, in one format: `uriscan: PATH: reason`.
+
+use std::io;
+
+/// A short lowercase reason for an I/O error, without Rust's "(os error N)".
+pub fn io_reason(err: &io::Error) -> String {
+    let text = err.to_string();
+    let text = match text.find(" (os error") {
+        Some(cut) => text[..cut].to_string(),
+        None => text,
+    };
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => text,
+    }
+}
+
+/// Prints `uriscan: MESSAGE` on stderr (ignoring a failure to do so).
+pub fn error(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(io::stderr().lock(), "uriscan: {message}");
+}
+
+/// Returns true if and only if `err` (anywhere in its chain) is a closed pipe.
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    err.chain().any(|cause| {
+        cause
+            .downcast_ref::<io::Error>()
+            .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+    })
+}
+
+/// `--stats`: what was scanned, on stderr.
+pub fn stats(t: &crate::output::Totals, secs: f64) {
+    let mb = t.bytes as f64 / 1e6;
+    let rate = if secs > 0.0 { mb / secs } else { 0.0 };
+    error(&format!(
+        "{} files scanned, {} binary skipped, {} errors; {:.1} MB, {} URIs in {:.3} s ({:.0} MB/s)",
+        t.files, t.binary, t.errors, mb, t.uris, secs, rate
+    ));
+}

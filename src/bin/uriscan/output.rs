@@ -1,0 +1,246 @@
+//! Printing, in input order: plain `path:line:column:uri`, JSON Lines, or
+//! counts; `-u` and the totals live here, where the order is known.
+
+use std::collections::HashSet;
+use std::io::{self, Write};
+use std::path::Path;
+
+use serde_json::{json, Value};
+use uriscan::Delimiter;
+
+use crate::args::{Config, Format};
+use crate::search::{Record, Summary};
+use crate::walk::Input;
+
+const PATH_COLOR: &[u8] = b"\x1b[35m";
+const NUMBER_COLOR: &[u8] = b"\x1b[32m";
+const RESET: &[u8] = b"\x1b[0m";
+
+/// Totals for `--stats` and the exit code.
+#[derive(Debug, Default)]
+pub struct Totals {
+    pub files: u64,
+    pub binary: u64,
+    pub errors: u64,
+    pub bytes: u64,
+    pub uris: u64,
+}
+
+/// Writes what the scans found.
+pub struct Printer<'c, W: Write> {
+    out: W,
+    cfg: &'c Config,
+    seen: HashSet<String>,
+    /// URIs printed for the input being printed (for `-c`).
+    in_input: u64,
+    pub totals: Totals,
+}
+
+impl<'c, W: Write> Printer<'c, W> {
+    pub fn new(out: W, cfg: &'c Config) -> Self {
+        Printer {
+            out,
+            cfg,
+            seen: HashSet::new(),
+            in_input: 0,
+            totals: Totals::default(),
+        }
+    }
+
+    /// Prints a batch of records of `input`.
+    pub fn records(&mut self, input: &Input, records: Vec<Record>) -> io::Result<()> {
+        for r in records {
+            if self.cfg.unique && r.error.is_none() && !self.seen.insert(r.uri.clone()) {
+                continue;
+            }
+            if r.error.is_none() {
+                self.totals.uris += 1;
+                self.in_input += 1;
+            }
+            match self.cfg.format {
+                Format::Plain => self.plain(input, &r)?,
+                Format::Json => self.json(input, &r)?,
+                Format::Count => {}
+            }
+        }
+        Ok(())
+    }
+
+    /// Ends an input: its count (`-c`), its error or binary note.
+    pub fn done(&mut self, input: &Input, summary: Summary) -> io::Result<()> {
+        self.totals.bytes += summary.bytes;
+        if let Some(reason) = &summary.error {
+            self.totals.errors += 1;
+            self.out.flush()?;
+            crate::messages::error(&format!("{}: {reason}", display(input)));
+        } else if summary.binary {
+            self.totals.binary += 1;
+        } else {
+            self.totals.files += 1;
+        }
+        if self.cfg.format == Format::Count && summary.error.is_none() && !summary.binary {
+            if self.cfg.with_filename {
+                self.path_prefix(input)?;
+            }
+            write!(self.out, "{}", self.in_input)?;
+            self.out.write_all(&[self.cfg.terminator])?;
+        }
+        self.in_input = 0;
+        Ok(())
+    }
+
+    /// Ends the run: the total line of `-c` over several inputs, and a flush.
+    pub fn finish(&mut self, inputs: usize) -> io::Result<()> {
+        if self.cfg.format == Format::Count && inputs > 1 {
+            write!(self.out, "total:{}", self.totals.uris)?;
+            self.out.write_all(&[self.cfg.terminator])?;
+        }
+        self.out.flush()
+    }
+
+    fn path_prefix(&mut self, input: &Input) -> io::Result<()> {
+        let color = self.cfg.color;
+        if color {
+            self.out.write_all(PATH_COLOR)?;
+        }
+        match input {
+            Input::Stdin => self.out.write_all(b"<stdin>")?,
+            Input::Path(p) | Input::Error(p, _) => self.out.write_all(&path_bytes(p))?,
+        }
+        if color {
+            self.out.write_all(RESET)?;
+        }
+        self.out.write_all(b":")
+    }
+
+    fn number(&mut self, n: u64) -> io::Result<()> {
+        if self.cfg.color {
+            self.out.write_all(NUMBER_COLOR)?;
+            write!(self.out, "{n}")?;
+            self.out.write_all(RESET)?;
+        } else {
+            write!(self.out, "{n}")?;
+        }
+        self.out.write_all(b":")
+    }
+
+    fn plain(&mut self, input: &Input, r: &Record) -> io::Result<()> {
+        if self.cfg.with_filename {
+            self.path_prefix(input)?;
+        }
+        if self.cfg.line_number {
+            self.number(r.line)?;
+        }
+        if self.cfg.column {
+            self.number(r.column)?;
+        }
+        self.out.write_all(r.uri.as_bytes())?;
+        if let Some(error) = &r.error {
+            write!(self.out, "\t(invalid: {error})")?;
+        }
+        self.out.write_all(&[self.cfg.terminator])
+    }
+
+    fn json(&mut self, input: &Input, r: &Record) -> io::Result<()> {
+        let path = match input {
+            Input::Stdin => Value::Null,
+            Input::Path(p) | Input::Error(p, _) => json_path(p),
+        };
+        let mut obj = json!({
+            "path": path,
+            "line": r.line,
+            "column": r.column,
+            "start": r.start,
+            "end": r.end,
+            "uri": r.uri,
+            "delimiter": match r.delimiter {
+                Delimiter::Angle => "angle",
+                Delimiter::Quote => "quote",
+                Delimiter::None => "none",
+            },
+            "wrapped": r.wrapped,
+            "url_prefix": r.url_prefix,
+            "hyphen_break": r.hyphen_break,
+        });
+        if self.cfg.invalid {
+            obj["valid"] = Value::Bool(r.error.is_none());
+            if let Some(error) = &r.error {
+                obj["error"] = Value::String(error.clone());
+            }
+        }
+        serde_json::to_writer(&mut self.out, &obj)?;
+        self.out.write_all(&[self.cfg.terminator])
+    }
+}
+
+/// How an input is named in messages.
+pub fn display(input: &Input) -> String {
+    match input {
+        Input::Stdin => "<stdin>".to_string(),
+        Input::Path(p) | Input::Error(p, _) => p.display().to_string(),
+    }
+}
+
+/// A path's bytes as the OS holds them (printed faithfully, even when not
+/// UTF-8).
+fn path_bytes(path: &Path) -> Vec<u8> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    }
+    #[cfg(not(unix))]
+    {
+        path.to_string_lossy().into_owned().into_bytes()
+    }
+}
+
+/// A path in JSON: a string when it is UTF-8, else `{"bytes": BASE64}` (as
+/// ripgrep does), so no path is lost.
+fn json_path(path: &Path) -> Value {
+    match path.to_str() {
+        Some(s) => Value::String(s.to_string()),
+        None => json!({ "bytes": base64(&path_bytes(path)) }),
+    }
+}
+
+/// Standard base64 with padding (RFC 4648 section 4).
+fn base64(bytes: &[u8]) -> String {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | u32::from(b) << (16 - 8 * i));
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(char::from(ALPHABET[(n >> (18 - 6 * i)) as usize & 63]));
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::base64;
+
+    #[test]
+    fn base64_matches_rfc_4648_vectors() {
+        let cases = [
+            ("", ""),
+            ("f", "Zg=="),
+            ("fo", "Zm8="),
+            ("foo", "Zm9v"),
+            ("foob", "Zm9vYg=="),
+            ("fooba", "Zm9vYmE="),
+            ("foobar", "Zm9vYmFy"),
+        ];
+        for (input, want) in cases {
+            assert_eq!(base64(input.as_bytes()), want);
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Scanning one input: open it (decompressing with `-z`), skip it if it
+//! looks binary, and stream what the scanner finds to the printer in batches.
+
+use std::fs::File;
+use std::io::{self, Read};
+use std::path::Path;
+
+use uriscan::{Delimiter, Found};
+
+use crate::args::Config;
+use crate::messages::io_reason;
+use crate::walk::Input;
+
+/// How many bytes are looked at for a NUL to call a file binary.
+const BINARY_PROBE: usize = 8 * 1024;
+
+/// How many records travel to the printer together.
+const BATCH: usize = 512;
+
+/// One URI found, owned, with what the printer needs.
+#[derive(Debug)]
+pub struct Record {
+    pub uri: String,
+    pub line: u64,
+    pub column: u64,
+    pub start: usize,
+    pub end: usize,
+    pub delimiter: Delimiter,
+    pub wrapped: bool,
+    pub url_prefix: bool,
+    pub hyphen_break: bool,
+    /// The parse error of an invalid candidate (`--invalid`).
+    pub error: Option<String>,
+}
+
+/// What the scan of one input sends to the printer.
+#[derive(Debug)]
+pub enum Event {
+    /// URIs found, in order.
+    Records(Vec<Record>),
+    /// The input was scanned to its end (or could not be).
+    Done(Summary),
+}
+
+/// How the scan of one input ended.
+#[derive(Debug, Default)]
+pub struct Summary {
+    pub bytes: u64,
+    pub binary: bool,
+    /// Why the input could not be read (wholly or in part).
+    pub error: Option<String>,
+}
+
+/// Scans `input`, sending batches of records to `send` and a summary last.
+pub fn scan(input: &Input, cfg: &Config, send: &mut dyn FnMut(Event)) {
+    let result = match input {
+        Input::Stdin => scan_reader(io::stdin().lock(), cfg, send),
+        Input::Path(path) => open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, send)),
+        Input::Error(_, reason) => Err(io::Error::other(reason.clone())),
+    };
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(err) => Summary {
+            error: Some(match input {
+                Input::Error(_, reason) => reason.clone(),
+                _ => io_reason(&err),
+            }),
+            ..Summary::default()
+        },
+    };
+    send(Event::Done(summary));
+}
+
+/// Opens a file, through a decompressor when `-z` is on and its name says so.
+fn open(path: &Path, cfg: &Config) -> io::Result<Box<dyn Read>> {
+    let file = File::open(path)?;
+    if !cfg.search_zip {
+        return Ok(Box::new(file));
+    }
+    let ext = path.extension().and_then(|e| e.to_str()).unwrap_or("");
+    Ok(match ext {
+        "gz" | "tgz" => Box::new(flate2::read::MultiGzDecoder::new(file)),
+        "bz2" => Box::new(bzip2::read::MultiBzDecoder::new(file)),
+        "xz" => Box::new(liblzma::read::XzDecoder::new_multi_decoder(file)),
+        "zst" => Box::new(zstd::stream::read::Decoder::new(file)?),
+        _ => Box::new(file),
+    })
+}
+
+fn scan_reader<R: Read>(
+    mut rdr: R,
+    cfg: &Config,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
+    let mut probe = Vec::with_capacity(BINARY_PROBE);
+    (&mut rdr)
+        .take(BINARY_PROBE as u64)
+        .read_to_end(&mut probe)?;
+    if !cfg.binary && memchr::memchr(0, &probe).is_some() {
+        return Ok(Summary {
+            binary: true,
+            ..Summary::default()
+        });
+    }
+    let mut counted = Counted {
+        inner: io::Cursor::new(probe).chain(rdr),
+        bytes: 0,
+    };
+    let mut batch = Vec::new();
+    let result = cfg.scanner.scan_reader(&mut counted, |f: &Found<'_>| {
+        if keep(cfg, f) {
+            batch.push(record(f));
+            if batch.len() == BATCH {
+                send(Event::Records(std::mem::take(&mut batch)));
+            }
+        }
+        Ok(true)
+    });
+    if !batch.is_empty() {
+        send(Event::Records(batch));
+    }
+    let bytes = counted.bytes;
+    result.map(|()| Summary {
+        bytes,
+        ..Summary::default()
+    })
+}
+
+/// `--scheme`: the scheme of a found URI (everything before its first `:`).
+fn keep(cfg: &Config, f: &Found<'_>) -> bool {
+    if cfg.schemes.is_empty() {
+        return true;
+    }
+    let scheme = f.as_str().split(':').next().unwrap_or("");
+    cfg.schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
+}
+
+fn record(f: &Found<'_>) -> Record {
+    Record {
+        uri: f.as_str().to_string(),
+        line: f.line(),
+        column: f.column(),
+        start: f.span().start,
+        end: f.span().end,
+        delimiter: f.delimiter(),
+        wrapped: f.is_wrapped(),
+        url_prefix: f.has_url_prefix(),
+        hyphen_break: f.has_hyphen_break(),
+        error: f.error().map(|e| e.to_string()),
+    }
+}
+
+/// A reader that counts the bytes it gives.
+struct Counted<R> {
+    inner: R,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Counted<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}

@@ -1,0 +1,102 @@
+//! Turns the paths given into the ordered list of inputs to scan.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use ignore::overrides::OverrideBuilder;
+use ignore::WalkBuilder;
+
+use crate::args::Walk;
+
+/// One thing to scan, or a problem found while walking.
+#[derive(Debug)]
+pub enum Input {
+    /// Standard input.
+    Stdin,
+    /// A file given or found.
+    Path(PathBuf),
+    /// A path that could not be walked, with the reason.
+    Error(PathBuf, String),
+}
+
+/// Expands `paths` in order: files as given, directories walked
+/// recursively with entries in sorted order (so output order never depends
+/// on the file system), `-` as standard input. Only regular files found by
+/// the walk are kept: FIFOs and devices inside a tree are skipped, while
+/// one named on the command line is read as asked.
+pub fn inputs(paths: &[PathBuf], walk: &Walk) -> Result<Vec<Input>> {
+    let mut out = Vec::new();
+    for path in paths {
+        if path.as_os_str() == "-" {
+            out.push(Input::Stdin);
+        } else if path.is_dir() {
+            walk_dir(path, walk, &mut out)?;
+        } else {
+            out.push(Input::Path(path.clone()));
+        }
+    }
+    Ok(out)
+}
+
+fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Vec<Input>) -> Result<()> {
+    let mut builder = WalkBuilder::new(dir);
+    builder
+        .hidden(!walk.hidden)
+        .ignore(!walk.no_ignore)
+        .git_ignore(!walk.no_ignore)
+        .git_global(!walk.no_ignore)
+        .git_exclude(!walk.no_ignore)
+        .parents(!walk.no_ignore)
+        .require_git(false)
+        .follow_links(walk.follow)
+        .sort_by_file_name(|a, b| a.cmp(b));
+    if !walk.globs.is_empty() {
+        let mut overrides = OverrideBuilder::new(dir);
+        for glob in &walk.globs {
+            overrides
+                .add(glob)
+                .with_context(|| format!("invalid glob {glob:?}"))?;
+        }
+        builder.overrides(overrides.build()?);
+    }
+    for entry in builder.build() {
+        match entry {
+            Ok(entry) => {
+                if entry.file_type().is_some_and(|t| t.is_file()) {
+                    out.push(Input::Path(entry.into_path()));
+                }
+            }
+            Err(err) => {
+                let path = error_path(&err).unwrap_or_else(|| dir.clone());
+                out.push(Input::Error(path, describe(&err)));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The path an `ignore` error is about, if it names one.
+fn error_path(err: &ignore::Error) -> Option<PathBuf> {
+    match err {
+        ignore::Error::WithPath { path, .. } => Some(path.clone()),
+        ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+            error_path(err)
+        }
+        ignore::Error::Loop { child, .. } => Some(child.clone()),
+        _ => None,
+    }
+}
+
+/// The reason, without the path `error_path` already gives.
+fn describe(err: &ignore::Error) -> String {
+    match err {
+        ignore::Error::WithPath { err, .. }
+        | ignore::Error::WithDepth { err, .. }
+        | ignore::Error::WithLineNumber { err, .. } => describe(err),
+        ignore::Error::Loop { ancestor, .. } => {
+            format!("symbolic link loop (to {})", ancestor.display())
+        }
+        ignore::Error::Io(e) => crate::messages::io_reason(e),
+        other => other.to_string(),
+    }
+}

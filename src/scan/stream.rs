@@ -1,0 +1,92 @@
+//! Scanning an `io::Read` in bounded memory: a buffer that rolls over the
+//! input (ripgrep's `LineBuffer::roll`), feeding the same core as the slice
+//! iterator.
+
+use std::io::{self, Read};
+
+use super::candidate::{Event, State, Step, Window, LOOKBACK, SLACK};
+use super::{Scanner, Sink};
+
+/// How many bytes one read asks for, at least.
+const READ_SIZE: usize = 64 * 1024;
+
+/// Scans everything `rdr` gives, in reads of `read_size` bytes (0 for the
+/// default), with a buffer of at most
+/// `LOOKBACK + max_candidate_len + SLACK + max(read_size, READ_SIZE)` bytes.
+///
+/// # Invariants
+///
+/// `buf[..end]` holds the input from absolute offset `offset`; it always
+/// holds the [`LOOKBACK`] bytes before `state.pos` (or starts at offset 0),
+/// which is what the core needs to decide like the slice iterator does.
+pub(crate) fn scan_reader<R: Read, S: Sink>(
+    scanner: &Scanner,
+    mut rdr: R,
+    mut sink: S,
+    read_size: usize,
+) -> io::Result<()> {
+    // 0 asks for the default.
+    let read_size = if read_size == 0 { READ_SIZE } else { read_size };
+    let capacity = LOOKBACK + scanner.config.max_candidate_len + SLACK + read_size.max(READ_SIZE);
+    let mut buf = vec![0u8; capacity];
+    let (mut offset, mut end, mut eof) = (0usize, 0usize, false);
+    let mut state = State::default();
+    loop {
+        let win = Window {
+            hay: &buf[..end],
+            offset,
+            eof,
+        };
+        let mut stop = false;
+        let mut result = Ok(());
+        let step = scanner.step(&win, &mut state, &mut |event| {
+            if stop || result.is_err() {
+                return;
+            }
+            let r = match event {
+                Event::Found(found) => sink.found(&found),
+                Event::TooLong { start, line } => sink.too_long(start, line),
+            };
+            match r {
+                Ok(true) => {}
+                Ok(false) => stop = true,
+                Err(e) => result = Err(e),
+            }
+        });
+        result?;
+        if stop {
+            return Ok(());
+        }
+        match step {
+            Step::Progress => continue,
+            Step::Exhausted if eof => return Ok(()),
+            Step::Exhausted | Step::NeedMore => {}
+        }
+        // Roll: keep the LOOKBACK bytes before `pos`, then read more.
+        let keep_from = (state.pos - offset).saturating_sub(LOOKBACK);
+        state.lines.advance(&win, offset + keep_from);
+        buf.copy_within(keep_from..end, 0);
+        offset += keep_from;
+        end -= keep_from;
+        // INVARIANT: the core never asks for more than LOOKBACK +
+        // max_candidate_len + SLACK bytes around `pos`, so after a roll
+        // there is room to read.
+        debug_assert!(end < capacity, "the roll buffer is full");
+        let want = (end + read_size).min(capacity);
+        let n = read_retrying(&mut rdr, &mut buf[end..want])?;
+        if n == 0 {
+            eof = true;
+        }
+        end += n;
+    }
+}
+
+/// Reads once, retrying on `Interrupted`.
+fn read_retrying<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match rdr.read(buf) {
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            r => return r,
+        }
+    }
+}

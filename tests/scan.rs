@@ -1,0 +1,329 @@
+//! Scanner rules, case by case, in marked-up text: `|` marks where each
+//! found URI's span starts and ends in the input (the markers are removed
+//! before scanning), and the list gives the URIs expected, in order.
+//! Every case is also re-run through the streaming reader with tiny reads.
+
+use uriscan::{Delimiter, Found, HyphenMode, Scanner};
+
+/// Removes the `|` markers; returns the text and the marked spans.
+fn unmark(marked: &str) -> (String, Vec<(usize, usize)>) {
+    let mut text = String::new();
+    let mut marks = Vec::new();
+    for (i, part) in marked.split('|').enumerate() {
+        if i > 0 {
+            marks.push(text.len());
+        }
+        text.push_str(part);
+    }
+    assert!(marks.len() % 2 == 0, "odd number of markers in {marked:?}");
+    (text, marks.chunks(2).map(|c| (c[0], c[1])).collect())
+}
+
+/// Everything a scan found, owned, for comparisons.
+fn slice_scan(scanner: &Scanner, text: &[u8]) -> Vec<Found<'static>> {
+    scanner.find_iter(text).map(Found::into_owned).collect()
+}
+
+fn stream_scan(scanner: &Scanner, text: &[u8], read_size: usize) -> Vec<Found<'static>> {
+    let mut all = Vec::new();
+    scanner
+        .scan_reader_with_read_size(
+            text,
+            |f: &Found<'_>| {
+                all.push(f.clone().into_owned());
+                Ok(true)
+            },
+            read_size,
+        )
+        .unwrap();
+    all
+}
+
+/// Checks one case with `scanner`, and that streaming agrees.
+fn check(scanner: &Scanner, marked: &str, want: &[&str]) -> Vec<Found<'static>> {
+    let (text, spans) = unmark(marked);
+    let found = slice_scan(scanner, text.as_bytes());
+    let got: Vec<&str> = found.iter().map(|f| f.as_str()).collect();
+    assert_eq!(got, want, "URIs of {marked:?}");
+    let got_spans: Vec<(usize, usize)> = found
+        .iter()
+        .map(|f| (f.span().start, f.span().end))
+        .collect();
+    let mut want_spans = spans.clone();
+    if want_spans.len() < got_spans.len() {
+        // `HyphenMode::Both` reports two readings over one span.
+        want_spans = got_spans.clone();
+        assert!(spans.iter().all(|s| want_spans.contains(s)));
+    }
+    assert_eq!(got_spans, want_spans, "spans of {marked:?}");
+    for size in [1, 2, 3, 7, 64, 0] {
+        assert_eq!(
+            stream_scan(scanner, text.as_bytes(), size),
+            found,
+            "read size {size}: {marked:?}"
+        );
+    }
+    found
+}
+
+macro_rules! t {
+    ($marked:expr, [$($uri:expr),* $(,)?]) => {
+        check(&Scanner::new(), $marked, &[$($uri),*])
+    };
+}
+
+#[test]
+fn rule1_angle_brackets() {
+    t!("see <|http://example.org/a.|>.", ["http://example.org/a."]);
+    t!(
+        "<|http://a.org/very/\n     long/path|>",
+        ["http://a.org/very/long/path"]
+    );
+    t!("<|http://a.org/x/\r\n\tyz|> ok", ["http://a.org/x/yz"]);
+    t!("<URL:|http://a.org/|>", ["http://a.org/"]);
+    t!("<url: |http://a.org/|>", ["http://a.org/"]);
+    t!("<URL:\n  |ftp://a.org/x|>", ["ftp://a.org/x"]);
+    t!(
+        "> see <|http://a.org/very/\n> long/path|>",
+        ["http://a.org/very/long/path"]
+    );
+    t!(
+        ">> see <|http://a.org/very/\n>> long/path|>",
+        ["http://a.org/very/long/path"]
+    );
+    t!(
+        "> > see <|http://a.org/very/\n> > long/path|>",
+        ["http://a.org/very/long/path"]
+    );
+    t!(
+        ">see <|http://a.org/very/\n>long/path|>",
+        ["http://a.org/very/long/path"]
+    );
+    // A blank line ends the search: the `<` is not a bracket.
+    t!("<|http://a.org/x/|\n\nnext paragraph>", ["http://a.org/x/"]);
+    // Not a URI inside: the text is still read by the other rules.
+    t!("<a href=\"|http://x.org/|\">", ["http://x.org/"]);
+    t!("<|http://x.org/| for details>", ["http://x.org/"]);
+    t!("<user@example.com> <1234.5678@mail.example.net>", []);
+    t!("<|mailto:user@example.com|>", ["mailto:user@example.com"]);
+    t!("<|http://a.org/|>", ["http://a.org/"]);
+    t!("<\n |http://a.org/x|\n>", ["http://a.org/x"]);
+}
+
+#[test]
+fn rule1_page_break_inside_brackets() {
+    let marked = "see <|http://www.example.com/some/\n\n\n\nDoe                      Informational                     [Page 7]\n\x0c\nRFC 9999                  Some Title                    May 2020\n\n\n   path/file.txt|>.";
+    let found = t!(marked, ["http://www.example.com/some/path/file.txt"]);
+    assert!(found[0].is_wrapped());
+}
+
+#[test]
+fn rule2_hyphen() {
+    let found = t!(
+        "<|http://a.org/some-\n   thing|>",
+        ["http://a.org/some-thing"]
+    );
+    assert!(found[0].has_hyphen_break() && found[0].is_wrapped());
+    let drop = Scanner::builder().hyphen(HyphenMode::Drop).build();
+    check(
+        &drop,
+        "<|http://a.org/some-\n   thing|>",
+        &["http://a.org/something"],
+    );
+    let both = Scanner::builder().hyphen(HyphenMode::Both).build();
+    check(
+        &both,
+        "<|http://a.org/some-\n   thing|>",
+        &["http://a.org/some-thing", "http://a.org/something"],
+    );
+    let found = t!(
+        "<|http://a.org/type\u{2010}\nsetting|>",
+        ["http://a.org/typesetting"]
+    );
+    assert!(!found[0].has_hyphen_break());
+    t!(
+        "<|http://a.org/soft\u{ad}\n  hyphen|>",
+        ["http://a.org/softhyphen"]
+    );
+    // A hyphen inside a line is just a hyphen.
+    let found = t!("<|http://a.org/a-b|>", ["http://a.org/a-b"]);
+    assert!(!found[0].has_hyphen_break() && !found[0].is_wrapped());
+}
+
+#[test]
+fn rule3_double_quotes() {
+    let found = t!("href=\"|http://x.org/a.|\"", ["http://x.org/a."]);
+    assert_eq!(found[0].delimiter(), Delimiter::Quote);
+    t!("\"see |http://x.org/a|. now\"", ["http://x.org/a"]);
+    t!("\"|http://x.org/a|\".", ["http://x.org/a"]);
+}
+
+#[test]
+fn rule4_bare_uris_and_punctuation() {
+    let found = t!("Go to |http://x.org/a|.", ["http://x.org/a"]);
+    assert_eq!(found[0].delimiter(), Delimiter::None);
+    t!("(|http://x.org/a|).", ["http://x.org/a"]);
+    t!("[text](|http://x.org/a|)", ["http://x.org/a"]);
+    t!("'|http://x.org/|'", ["http://x.org/"]);
+    t!(
+        "|https://en.wikipedia.org/wiki/Rust_(programming_language)|",
+        ["https://en.wikipedia.org/wiki/Rust_(programming_language)"]
+    );
+    t!("wow |http://x.org/a|... really?", ["http://x.org/a"]);
+    t!(
+        "one: |http://a.org/|, two: |ftp://b.org/x|; three!",
+        ["http://a.org/", "ftp://b.org/x"]
+    );
+    t!("can...|http://bit.ly/x|", ["http://bit.ly/x"]);
+    t!("post.|https://x.org/|", ["https://x.org/"]);
+    t!("日本語|http://example.jp/|パスです", ["http://example.jp/"]);
+    t!("「|http://example.jp/a|」。", ["http://example.jp/a"]);
+    t!(
+        "全角\u{3000}|http://example.jp/a|\u{3000}です",
+        ["http://example.jp/a"]
+    );
+    t!(
+        "a |http://x.org/a|\tb |http://y.org/|\n",
+        ["http://x.org/a", "http://y.org/"]
+    );
+}
+
+#[test]
+fn rule5_schemes() {
+    t!(
+        "|s3://bucket/key| |git+ssh://git@host/repo.git| |HTTPS://X.ORG/|",
+        [
+            "s3://bucket/key",
+            "git+ssh://git@host/repo.git",
+            "HTTPS://X.ORG/"
+        ]
+    );
+    t!(
+        "mail |mailto:fred@example.com|, |urn:ietf:rfc:3986|, |tel:+1-816-555-1212|.",
+        [
+            "mailto:fred@example.com",
+            "urn:ietf:rfc:3986",
+            "tel:+1-816-555-1212"
+        ]
+    );
+    t!(
+        "|news:comp.infosystems.www.servers.unix| |data:text/plain,hi| |man:ls(1)|",
+        [
+            "news:comp.infosystems.www.servers.unix",
+            "data:text/plain,hi",
+            "man:ls(1)"
+        ]
+    );
+    t!("Re: Note: 12:30 C:\\dir key:value v1.2.3:beta", []);
+    t!("News: today. data: none. info: see below. tag: v1", []);
+    t!("<user@example.com> and <1234@host>", []);
+    t!("info:pending mailto:nobody message:hello session:abc", []);
+    // Pieces of other things: IPv6 groups, XML namespaces, mail headers,
+    // kernel log tags, a scheme with nothing after it.
+    t!("2001:db8:aaa:bbb::1 jabber:client Content-Type:text/plain [drm:edid_is_valid] tv:// <http://>", []);
+    // Glued text before a known scheme, but not a compound scheme.
+    t!(
+        "href=3D|http://x.org/a| and |git+ssh://h/r| and |svn+ssh://h/r|",
+        ["http://x.org/a", "git+ssh://h/r", "svn+ssh://h/r"]
+    );
+    t!(
+        "|info:lccn/2002022641| |tag:example.com,2005:x|",
+        ["info:lccn/2002022641", "tag:example.com,2005:x"]
+    );
+    let any = Scanner::builder().any_scheme(true).build();
+    check(&any, "|key:value| |Re:x|", &["key:value", "Re:x"]);
+}
+
+#[test]
+fn rule6_invalid_candidates_are_not_reported() {
+    t!("http://[::1/x http://example.com:8a/ http://x.org/%zz", []);
+    let scanner = Scanner::builder().report_invalid(true).build();
+    let found = check(
+        &scanner,
+        "|http://example.com:8a/| |http://x.org/%zz| |http://ok.org/|",
+        &[
+            "http://example.com:8a/",
+            "http://x.org/%zz",
+            "http://ok.org/",
+        ],
+    );
+    assert_eq!(
+        found[0].error().unwrap().to_string(),
+        "invalid port at byte 20"
+    );
+    assert!(found[1].error().is_some() && found[2].error().is_none());
+}
+
+#[test]
+fn rule7_relative_references_and_bare_hosts_are_not_reported() {
+    t!(
+        "see /a/b.html, ../x and www.example.com or ftp.example.org",
+        []
+    );
+}
+
+#[test]
+fn lines_and_columns_count_bytes_from_one() {
+    let found = t!(
+        "first\r\nsécond |http://a.org/|\n\n  <|http://b.org/x\n y|>",
+        ["http://a.org/", "http://b.org/xy"]
+    );
+    assert_eq!((found[0].line(), found[0].column()), (2, 9));
+    assert_eq!((found[1].line(), found[1].column()), (4, 4));
+}
+
+/// RFC 3986 Appendix C, the example paragraph.
+#[test]
+fn appendix_c_example() {
+    let text = "      Yes, Jim, I found it under \"|http://www.w3.org/Addressing/|\",\n      but you can probably pick it up from <|ftp://foo.example.\n      com/rfc/|>.  Note the warning in <|http://www.ics.uci.edu/pub/\n      ietf/uri/historical.html#WARNING|>.\n";
+    t!(
+        text,
+        [
+            "http://www.w3.org/Addressing/",
+            "ftp://foo.example.com/rfc/",
+            "http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING"
+        ]
+    );
+}
+
+#[test]
+fn binary_and_invalid_utf8_never_panic() {
+    let junk: Vec<u8> = (0..=255u8).cycle().take(10_000).collect();
+    let _ = slice_scan(&Scanner::new(), &junk);
+    t!("\u{0}\u{1}|http://a.org/|\u{0}", ["http://a.org/"]);
+    let bytes = b"\xff\xfehttp://a.org/\xc3 <http://b.org/\xe2\x80>";
+    let found: Vec<_> = Scanner::new()
+        .find_iter(bytes)
+        .map(|f| f.as_str().to_string())
+        .collect();
+    assert_eq!(found, ["http://a.org/", "http://b.org/"]);
+}
+
+#[test]
+fn too_long_candidates_are_given_up_and_reported() {
+    let scanner = Scanner::builder().max_candidate_len(300).build();
+    let long = format!("x http://a.org/{} y http://b.org/", "a".repeat(400));
+    let mut too_long = Vec::new();
+    let mut found = Vec::new();
+    struct Collect<'a>(&'a mut Vec<String>, &'a mut Vec<usize>);
+    impl uriscan::Sink for Collect<'_> {
+        fn found(&mut self, f: &Found<'_>) -> std::io::Result<bool> {
+            self.0.push(f.as_str().to_string());
+            Ok(true)
+        }
+        fn too_long(&mut self, start: usize, _line: u64) -> std::io::Result<bool> {
+            self.1.push(start);
+            Ok(true)
+        }
+    }
+    scanner
+        .scan_reader_with_read_size(long.as_bytes(), Collect(&mut found, &mut too_long), 5)
+        .unwrap();
+    assert_eq!(found, ["http://b.org/"]);
+    assert_eq!(too_long, [2]);
+    let mut again = (Vec::new(), Vec::new());
+    scanner
+        .scan_slice(long.as_bytes(), Collect(&mut again.0, &mut again.1))
+        .unwrap();
+    assert_eq!((again.0, again.1), (found, too_long));
+}
