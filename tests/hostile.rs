@@ -94,7 +94,11 @@ fn hostile_inputs_stream_in_linear_time_and_flat_memory() {
             .output()
             .unwrap();
         let stdout = String::from_utf8_lossy(&out.stdout);
-        let Some(line) = stdout.lines().find(|l| l.starts_with("HOSTILE-RESULT")) else {
+        let marker = "HOSTILE-RESULT ";
+        let Some(line) = stdout
+            .lines()
+            .find_map(|l| l.split_once(marker).map(|(_, r)| r))
+        else {
             failures.push(format!(
                 "{} ({}): child failed: {}\n{}",
                 case.name,
@@ -152,7 +156,8 @@ fn regressions(target: &str) -> Vec<PathBuf> {
 /// Every input a fuzz target ever failed on, through the same check.
 #[test]
 fn fuzz_regressions_still_pass() {
-    let targets: [(&str, fn(&[u8])); 3] = [
+    type Check = fn(&[u8]);
+    let targets: [(&str, Check); 3] = [
         ("parse", checks::check_parse),
         ("parse_diff", checks::check_parse_diff),
         ("scan", checks::check_scan),
@@ -285,5 +290,36 @@ proptest! {
     #[test]
     fn prop_scanner_never_panics(data in prop::collection::vec(any::<u8>(), 0..256)) {
         checks::check_scan(&data);
+    }
+}
+
+/// A candidate longer than `max_candidate_len` is given up on as a whole:
+/// one `too_long` report, and no piece of it reported as a URI. Before the
+/// fix, the scanner resumed inside the run every `max_candidate_len` bytes,
+/// reported each piece as too long, and reported the last piece (a suffix
+/// of the real candidate, a shortened "repair") as a URI.
+#[test]
+fn r6_too_long_candidate_is_given_up_whole() {
+    let scanner = Scanner::new();
+    let run = b"http://".repeat(200 * 1024 / 7);
+    let mut text = run.clone();
+    text.extend_from_slice(b" and http://after.example/ok");
+    let want = vec![checks::Event::TooLong(0, 1)];
+    for events in [
+        checks::scan_slice(&scanner, &text),
+        checks::scan_stream(&scanner, &text[..]).unwrap(),
+    ] {
+        let (too_long, finds): (Vec<_>, Vec<_>) = events
+            .into_iter()
+            .partition(|e| matches!(e, checks::Event::TooLong(..)));
+        assert_eq!(too_long, want);
+        let uris: Vec<String> = finds
+            .into_iter()
+            .map(|e| match e {
+                checks::Event::Found(r) => r.text,
+                checks::Event::TooLong(..) => unreachable!(),
+            })
+            .collect();
+        assert_eq!(uris, ["http://after.example/ok"]);
     }
 }

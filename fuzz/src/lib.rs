@@ -7,7 +7,7 @@
 
 use std::io;
 
-use uriscan::{Delimiter, Found, HostKind, HyphenMode, ParseError, Scanner, Span, UriRef};
+use uriscan::{Delimiter, Found, HostKind, HyphenMode, ParseError, Scanner, Sink, Span, UriRef};
 
 const BASE: &str = "http://a/b/c/d;p?q";
 const REFS: &[&str] = &[
@@ -274,29 +274,65 @@ impl io::Read for Chunked<'_> {
     }
 }
 
-/// Scans `haystack` through [`Scanner::scan_reader`] fed by `rdr`.
-pub fn scan_stream<R: io::Read>(scanner: &Scanner, rdr: R) -> io::Result<Vec<Record>> {
-    let mut out = Vec::new();
-    scanner.scan_reader(rdr, |f: &Found<'_>| {
-        out.push(Record::of(f));
+/// What a [`Sink`] hears: a find, or a candidate given up on as too long.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// [`Sink::found`].
+    Found(Record),
+    /// [`Sink::too_long`]: the candidate's first byte and its line.
+    TooLong(usize, u64),
+}
+
+/// Collects every event, in order.
+#[derive(Debug, Default)]
+pub struct Events(pub Vec<Event>);
+
+impl Sink for &mut Events {
+    fn found(&mut self, found: &Found<'_>) -> io::Result<bool> {
+        self.0.push(Event::Found(Record::of(found)));
         Ok(true)
-    })?;
-    Ok(out)
+    }
+
+    fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {
+        self.0.push(Event::TooLong(start, line));
+        Ok(true)
+    }
+}
+
+/// Everything [`Scanner::scan_reader`] reports over `rdr`.
+pub fn scan_stream<R: io::Read>(scanner: &Scanner, rdr: R) -> io::Result<Vec<Event>> {
+    let mut events = Events::default();
+    scanner.scan_reader(rdr, &mut events)?;
+    Ok(events.0)
+}
+
+/// Everything [`Scanner::scan_slice`] reports over `haystack`.
+pub fn scan_slice(scanner: &Scanner, haystack: &[u8]) -> Vec<Event> {
+    let mut events = Events::default();
+    scanner
+        .scan_slice(haystack, &mut events)
+        .expect("the sink never fails");
+    events.0
 }
 
 /// Builds a scanner from the bits of `cfg`: bit 0 `any_scheme`, bit 1
-/// `report_invalid`, bits 2-3 the hyphen mode.
+/// `report_invalid`, bits 2-3 the hyphen mode, bit 4 the smallest
+/// `max_candidate_len` (256, so that short inputs reach the limit).
 pub fn scanner_for(cfg: u8) -> Scanner {
     let hyphen = match (cfg >> 2) & 3 {
         1 => HyphenMode::Drop,
         2 => HyphenMode::Both,
         _ => HyphenMode::Keep,
     };
-    Scanner::builder()
+    let mut builder = Scanner::builder();
+    builder
         .any_scheme(cfg & 1 != 0)
         .report_invalid(cfg & 2 != 0)
-        .hyphen(hyphen)
-        .build()
+        .hyphen(hyphen);
+    if cfg & 16 != 0 {
+        builder.max_candidate_len(256);
+    }
+    builder.build()
 }
 
 /// Checks what one find claims about `haystack`:
@@ -369,9 +405,10 @@ pub fn check_found(haystack: &[u8], r: &Record) {
 }
 
 /// The scanner never panics; every find passes [`check_found`]; valid finds
-/// come in order of their start; and scanning through `scan_reader` with
-/// reads of 1, 2, 3, 7, 64 and random sizes gives exactly the finds of
-/// `find_iter`.
+/// come in order of their start; `find_iter` gives the finds of
+/// `scan_slice`; and scanning through `scan_reader` with reads of 1, 2, 3,
+/// 7, 64 and random sizes reports exactly what `scan_slice` reports (finds
+/// and over-long candidates).
 ///
 /// `data[0]` picks the configuration ([`scanner_for`]), `data[1..9]` seeds
 /// the read sizes, the rest is the haystack.
@@ -385,12 +422,21 @@ pub fn check_scan(data: &[u8]) {
     let seed = u64::from_le_bytes(seed_bytes);
     let scanner = scanner_for(cfg);
 
-    let slice: Vec<Record> = scanner
+    let events = scan_slice(&scanner, haystack);
+    let finds: Vec<Record> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::Found(r) => Some(r.clone()),
+            Event::TooLong(..) => None,
+        })
+        .collect();
+    let iter: Vec<Record> = scanner
         .find_iter(haystack)
         .map(|f| Record::of(&f))
         .collect();
+    assert_eq!(iter, finds, "find_iter and scan_slice differ");
     let mut last_start = 0;
-    for r in &slice {
+    for r in &finds {
         check_found(haystack, r);
         if r.error.is_none() {
             assert!(r.span.start >= last_start, "{:?} out of order", r.text);
@@ -401,6 +447,6 @@ pub fn check_scan(data: &[u8]) {
     for max in [1, 2, 3, 7, 64, random] {
         let streamed = scan_stream(&scanner, Chunked::new(haystack, max, seed))
             .expect("reading a slice cannot fail");
-        assert_eq!(streamed, slice, "reads of up to {max} bytes (seed {seed})");
+        assert_eq!(streamed, events, "reads of up to {max} bytes (seed {seed})");
     }
 }
