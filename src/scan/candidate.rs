@@ -58,6 +58,9 @@ pub struct State {
     pub pos: usize,
     /// A known run of URI bytes: a bare URI starting inside it ends at its end.
     bare_run: Range<usize>,
+    /// True while skipping the rest of a candidate given up on as too long:
+    /// nothing inside it starts a candidate, up to the next non-URI byte.
+    skip_run: bool,
     pub lines: Lines,
 }
 
@@ -162,6 +165,15 @@ impl Scanner {
     ) -> Step {
         let hay = win.hay;
         let from = state.pos - win.offset;
+        if state.skip_run {
+            let Some(end) = hay[from..].iter().position(|&b| !URI.contains(b)) else {
+                state.pos = win.offset + hay.len();
+                return Step::Exhausted;
+            };
+            state.skip_run = false;
+            state.pos = win.offset + from + end;
+            return Step::Progress;
+        }
         let Some(found) = memchr::memchr(b':', &hay[from..]) else {
             state.pos = win.offset + hay.len();
             return Step::Exhausted;
@@ -301,6 +313,7 @@ impl Scanner {
             state.lines.advance(win, abs);
             let (line, _) = state.lines.position(abs);
             emit(Event::TooLong { start: abs, line });
+            state.skip_run = true;
             return Ok(end);
         }
         state.bare_run = abs..win.offset + end;
