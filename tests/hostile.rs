@@ -323,3 +323,77 @@ fn r6_too_long_candidate_is_given_up_whole() {
         assert_eq!(uris, ["http://after.example/ok"]);
     }
 }
+
+/// `VmHWM` of a running process, in KiB (Linux).
+fn peak_rss_of(pid: u32) -> Option<u64> {
+    peak_rss_kb(&std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?)
+}
+
+/// Every adversarial input piped into `uriscan -a -c`: the count is right,
+/// the time linear and the peak RSS flat (read while the process still
+/// waits for the end of its input, so it is the whole scan's peak).
+#[cfg(target_os = "linux")]
+#[test]
+fn hostile_inputs_through_the_binary() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut failures = Vec::new();
+    for case in gen::cases(scale()) {
+        let t = Instant::now();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
+            .args(["-a", "-c"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        std::io::copy(&mut case.reader(), &mut stdin).unwrap();
+        stdin.flush().unwrap();
+        // Give the scanner time to consume what the pipe still holds.
+        std::thread::sleep(Duration::from_millis(50));
+        let rss = peak_rss_of(child.id()).unwrap_or(0);
+        drop(stdin);
+        let out = child.wait_with_output().unwrap();
+        let secs = t.elapsed().as_secs_f64();
+        let count: u64 = String::from_utf8_lossy(&out.stdout)
+            .trim()
+            .parse()
+            .unwrap_or(u64::MAX);
+        let code = out.status.code();
+        if code != Some(if count > 0 { 0 } else { 1 }) || !out.stderr.is_empty() {
+            failures.push(format!(
+                "{}: exit {code:?}, stderr {}",
+                case.name,
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        if case.expected().is_some_and(|n| n != count) {
+            failures.push(format!(
+                "{}: counted {count}, expected {:?}",
+                case.name,
+                case.expected()
+            ));
+        }
+        if secs > WALL.as_secs_f64() {
+            failures.push(format!(
+                "{}: {secs:.1} s for {} bytes",
+                case.name,
+                case.size()
+            ));
+        }
+        if rss > PEAK_RSS_KB {
+            failures.push(format!(
+                "{}: peak RSS {rss} KiB for {} bytes",
+                case.name,
+                case.size()
+            ));
+        }
+        eprintln!(
+            "bin {:<14} {:>12} {count:>10} {secs:>8.2} {rss:>10}",
+            case.name,
+            case.size()
+        );
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
