@@ -162,11 +162,33 @@ impl Scanner {
     ) -> Step {
         let hay = win.hay;
         let from = state.pos - win.offset;
-        let Some(found) = memchr::memchr(b':', &hay[from..]) else {
+        // Most `:` in text cannot end a scheme: a space or a line end
+        // follows (`Note: `, `From: `), no scheme byte precedes, or digits
+        // stand on both sides (`12:30`). They are passed over here, without
+        // a call per colon.
+        let next = memchr::memchr_iter(b':', &hay[from..])
+            .map(|p| from + p)
+            .find(|&colon| {
+                let before = colon.checked_sub(1).map(|i| hay[i]);
+                if !before.is_some_and(|b| SCHEME.contains(b)) {
+                    return false;
+                }
+                match hay.get(colon + 1) {
+                    Some(&b) => {
+                        URI.contains(b)
+                            && !(b.is_ascii_digit() && before.is_some_and(|b| b.is_ascii_digit()))
+                    }
+                    None => !win.eof,
+                }
+            });
+        let Some(colon) = next else {
             state.pos = win.offset + hay.len();
             return Step::Exhausted;
         };
-        let colon = from + found;
+        if colon + 1 == hay.len() {
+            state.pos = win.offset + colon;
+            return Step::NeedMore;
+        }
         let Some(scheme) = (match self.scheme_before(win, colon) {
             Ok(s) => s,
             Err(NeedMore) => {
