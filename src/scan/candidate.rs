@@ -58,6 +58,9 @@ pub struct State {
     pub pos: usize,
     /// A known run of URI bytes: a bare URI starting inside it ends at its end.
     bare_run: Range<usize>,
+    /// True while skipping the rest of a run of URI bytes that was too long
+    /// to be a candidate: it is given up whole, not scanned from inside.
+    in_long_run: bool,
     pub lines: Lines,
 }
 
@@ -161,7 +164,15 @@ impl Scanner {
         emit: &mut impl FnMut(Event<'h>),
     ) -> Step {
         let hay = win.hay;
-        let from = state.pos - win.offset;
+        let mut from = state.pos - win.offset;
+        if state.in_long_run {
+            from += hay[from..].iter().take_while(|&&b| URI.contains(b)).count();
+            state.pos = win.offset + from;
+            if from == hay.len() && !win.eof {
+                return Step::Exhausted; // the run goes on in the next window
+            }
+            state.in_long_run = false;
+        }
         // Most `:` in text cannot end a scheme: a space or a line end
         // follows (`Note: `, `From: `), no scheme byte precedes, or digits
         // stand on both sides (`12:30`). They are passed over here, without
@@ -323,6 +334,7 @@ impl Scanner {
             state.lines.advance(win, abs);
             let (line, _) = state.lines.position(abs);
             emit(Event::TooLong { start: abs, line });
+            state.in_long_run = true;
             return Ok(end);
         }
         state.bare_run = abs..win.offset + end;
