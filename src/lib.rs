@@ -1,21 +1,80 @@
-//! Find URIs in text the way RFC 3986 Appendix C says a careful reader should.
+//! Find URIs in text the way RFC 3986 Appendix C says a careful reader
+//! should: in mail archives, RFCs and other documents, logs, CI inputs.
 //!
-//! `uriscan` has two halves:
+//! The crate has two halves:
 //!
-//! - [`UriRef`]: a strict, zero-copy RFC 3986 URI-reference parser (Appendix A
-//!   grammar) with precise errors, reference resolution (section 5.2) and
-//!   normalization and comparison (section 6).
-//! - [`Scanner`]: finds the URIs in text — delimited by `<...>`, `"..."` or
-//!   whitespace — as described in RFC 3986 Appendix C, in one streaming pass.
+//! - [`UriRef`]: a strict, zero-copy RFC 3986 parser of URI references
+//!   (the Appendix A grammar, exactly), with precise errors
+//!   ([`ParseError`]: what, and at which byte), reference resolution
+//!   (section 5.2) and normalization and comparison (section 6).
+//! - [`Scanner`]: finds the URIs in text, delimited by `<...>`, `"..."` or
+//!   whitespace, rejoined when wrapped over lines, trimmed of the sentence
+//!   around them, in one pass over a slice or a stream in bounded memory.
 //!   Every URI it reports has been validated by [`UriRef`].
 //!
-//! (Crate docs grow with the parser and scanner: overview, examples,
-//! Conformance, Crate features.)
+//! # Examples
+//!
+//! Parse a reference and look at its parts:
+//!
+//! ```
+//! use uriscan::{HostKind, UriRef};
+//!
+//! let uri = UriRef::parse("ldap://[2001:db8::7]/c=GB?objectClass?one")?;
+//! assert_eq!(uri.host(), Some("[2001:db8::7]"));
+//! assert_eq!(uri.host_kind(), Some(HostKind::Ipv6));
+//! assert_eq!(uri.query(), Some("objectClass?one"));
+//!
+//! let err = UriRef::parse("http://[::1/x").unwrap_err();
+//! assert_eq!(err.to_string(), "unclosed '[' of an IP literal at byte 7");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Resolve and normalize:
+//!
+//! ```
+//! use uriscan::UriRef;
+//!
+//! let base = UriRef::parse("http://a/b/c/d;p?q")?;
+//! assert_eq!(base.resolve(&UriRef::parse("../../g")?)?, "http://a/g");
+//! assert_eq!(UriRef::parse("HTTP://Example.COM:80/%7euser")?.normalize(), "http://example.com/~user");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Find the URIs in text (build the scanner once, reuse it):
+//!
+//! ```
+//! use uriscan::Scanner;
+//!
+//! let scanner = Scanner::new();
+//! let text = b"See <http://www.ics.uci.edu/pub/\n      ietf/uri/historical.html#WARNING>, or (https://example.org/a).";
+//! let uris: Vec<_> = scanner.find_iter(text).map(|f| f.as_str().to_owned()).collect();
+//! assert_eq!(uris, ["http://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING", "https://example.org/a"]);
+//! ```
+//!
+//! # Conformance
+//!
+//! The parser follows RFC 3986 Appendix A to the letter; the [`uri`]
+//! module lists its judgement calls (host kinds, absent versus empty
+//! components, what `is_absolute` means, the one repair resolution makes,
+//! what normalization does to relative references). The scanner follows
+//! Appendix C; the [`scan`] module documents each rule and judgement call
+//! (whitespace inside brackets, the hyphen rule, page breaks, mail quote
+//! prefixes, punctuation trimming, which schemes count without `//`).
+//!
+//! # Crate features
+//!
+//! - `cli` (default): what the `uriscan` binary needs (clap, rayon, ignore,
+//!   serde_json, the decompressors). The library itself depends only on
+//!   `memchr`: use `default-features = false` to leave the rest out.
+
+mod span;
 
 pub mod scan;
-mod span;
 pub mod uri;
 
-pub use crate::scan::{Delimiter, FindIter, Found, HyphenMode, Scanner, ScannerBuilder, Sink};
+pub use crate::scan::{
+    Delimiter, FindIter, Found, HyphenMode, Scanner, ScannerBuilder, Sink,
+    DEFAULT_MAX_CANDIDATE_LEN,
+};
 pub use crate::span::Span;
 pub use crate::uri::{is_scheme, HostKind, ParseError, ParseErrorKind, ResolveError, UriRef};

@@ -58,9 +58,9 @@ pub struct State {
     pub pos: usize,
     /// A known run of URI bytes: a bare URI starting inside it ends at its end.
     bare_run: Range<usize>,
-    /// True while skipping the rest of a candidate given up on as too long:
-    /// nothing inside it starts a candidate, up to the next non-URI byte.
-    skip_run: bool,
+    /// True while skipping the rest of a run of URI bytes that was too long
+    /// to be a candidate: it is given up whole, not scanned from inside.
+    in_long_run: bool,
     pub lines: Lines,
 }
 
@@ -164,21 +164,42 @@ impl Scanner {
         emit: &mut impl FnMut(Event<'h>),
     ) -> Step {
         let hay = win.hay;
-        let from = state.pos - win.offset;
-        if state.skip_run {
-            let Some(end) = hay[from..].iter().position(|&b| !URI.contains(b)) else {
-                state.pos = win.offset + hay.len();
-                return Step::Exhausted;
-            };
-            state.skip_run = false;
-            state.pos = win.offset + from + end;
-            return Step::Progress;
+        let mut from = state.pos - win.offset;
+        if state.in_long_run {
+            from += hay[from..].iter().take_while(|&&b| URI.contains(b)).count();
+            state.pos = win.offset + from;
+            if from == hay.len() && !win.eof {
+                return Step::Exhausted; // the run goes on in the next window
+            }
+            state.in_long_run = false;
         }
-        let Some(found) = memchr::memchr(b':', &hay[from..]) else {
+        // Most `:` in text cannot end a scheme: a space or a line end
+        // follows (`Note: `, `From: `), no scheme byte precedes, or digits
+        // stand on both sides (`12:30`). They are passed over here, without
+        // a call per colon.
+        let next = memchr::memchr_iter(b':', &hay[from..])
+            .map(|p| from + p)
+            .find(|&colon| {
+                let before = colon.checked_sub(1).map(|i| hay[i]);
+                if !before.is_some_and(|b| SCHEME.contains(b)) {
+                    return false;
+                }
+                match hay.get(colon + 1) {
+                    Some(&b) => {
+                        URI.contains(b)
+                            && !(b.is_ascii_digit() && before.is_some_and(|b| b.is_ascii_digit()))
+                    }
+                    None => !win.eof,
+                }
+            });
+        let Some(colon) = next else {
             state.pos = win.offset + hay.len();
             return Step::Exhausted;
         };
-        let colon = from + found;
+        if colon + 1 == hay.len() {
+            state.pos = win.offset + colon;
+            return Step::NeedMore;
+        }
         let Some(scheme) = (match self.scheme_before(win, colon) {
             Ok(s) => s,
             Err(NeedMore) => {
@@ -313,7 +334,7 @@ impl Scanner {
             state.lines.advance(win, abs);
             let (line, _) = state.lines.position(abs);
             emit(Event::TooLong { start: abs, line });
-            state.skip_run = true;
+            state.in_long_run = true;
             return Ok(end);
         }
         state.bare_run = abs..win.offset + end;

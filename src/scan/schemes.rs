@@ -427,15 +427,26 @@ pub fn is_known(scheme: &[u8]) -> bool {
     {
         return false;
     }
-    let mut lower = [0u8; MAX_LEN];
-    let Some(buf) = lower.get_mut(..scheme.len()) else {
-        return false;
-    };
-    for (dst, src) in buf.iter_mut().zip(scheme) {
-        *dst = src.to_ascii_lowercase();
-    }
-    KNOWN.binary_search_by(|k| k.as_bytes().cmp(buf)).is_ok()
+    let (from, to) = LETTER_RANGES[(first - b'a') as usize];
+    KNOWN[from as usize..to as usize]
+        .iter()
+        .any(|k| k.len() == scheme.len() && k.as_bytes().eq_ignore_ascii_case(scheme))
 }
+
+/// For each first letter, the range of `KNOWN` (sorted) that starts with it.
+const LETTER_RANGES: [(u16, u16); 26] = {
+    let mut ranges = [(0u16, 0u16); 26];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let letter = (KNOWN[i].as_bytes()[0] - b'a') as usize;
+        if ranges[letter].1 == 0 {
+            ranges[letter].0 = i as u16;
+        }
+        ranges[letter].1 = i as u16 + 1;
+        i += 1;
+    }
+    ranges
+};
 
 /// For a known scheme used without `//`, returns true if and only if what
 /// follows its `:` (`rest`, the whole remainder of the candidate) has the

@@ -21,14 +21,49 @@ const READ_SIZE: usize = 64 * 1024;
 /// which is what the core needs to decide like the slice iterator does.
 pub(crate) fn scan_reader<R: Read, S: Sink>(
     scanner: &Scanner,
-    mut rdr: R,
-    mut sink: S,
+    rdr: R,
+    sink: S,
     read_size: usize,
 ) -> io::Result<()> {
     // 0 asks for the default.
     let read_size = if read_size == 0 { READ_SIZE } else { read_size };
     let capacity = LOOKBACK + scanner.config.max_candidate_len + SLACK + read_size.max(READ_SIZE);
-    let mut buf = vec![0u8; capacity];
+    let mut buf = take_buffer(capacity);
+    let result = scan_with_buffer(scanner, rdr, sink, read_size, &mut buf);
+    give_back_buffer(buf);
+    result
+}
+
+thread_local! {
+    /// The roll buffer of the last scan on this thread, kept so that
+    /// scanning many small files does not allocate and zero a buffer each.
+    static SPARE: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
+}
+
+/// A zeroed buffer of `capacity` bytes, reusing this thread's spare one.
+fn take_buffer(capacity: usize) -> Vec<u8> {
+    let mut buf = SPARE.with(|spare| spare.take());
+    if buf.len() != capacity {
+        buf.clear();
+        buf.resize(capacity, 0);
+    }
+    buf
+}
+
+fn give_back_buffer(buf: Vec<u8>) {
+    SPARE.with(|spare| spare.set(buf));
+}
+
+/// The scan itself, over `buf` (of the capacity computed by
+/// [`scan_reader`]); the buffer's old contents do not matter.
+fn scan_with_buffer<R: Read, S: Sink>(
+    scanner: &Scanner,
+    mut rdr: R,
+    mut sink: S,
+    read_size: usize,
+    buf: &mut [u8],
+) -> io::Result<()> {
+    let capacity = buf.len();
     let (mut offset, mut end, mut eof) = (0usize, 0usize, false);
     let mut state = State::default();
     loop {

@@ -7,8 +7,9 @@
 //! # Conformance
 //!
 //! - **Grammar**: `URI-reference` of Appendix A, nothing more and nothing
-//!   less. Non-ASCII bytes, controls, space and `"<>\^`{|}` are errors
-//!   anywhere; so are `%` without two hex digits, `[`/`]` outside an
+//!   less. Non-ASCII bytes, controls, space, `"`, `<`, `>`, `\`, `^`, backtick,
+//!   `{`, `|` and `}` are errors anywhere; so are `%` without two hex digits,
+//!   `[` or `]` outside an
 //!   IP-literal, a second `#`, non-digits in the port, and a colon in the
 //!   first segment of a relative path (section 4.2). IRIs (RFC 3987) and
 //!   IPv6 zone identifiers (RFC 6874) are not URIs and are rejected.

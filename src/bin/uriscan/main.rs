@@ -3,24 +3,20 @@
 mod args;
 mod messages;
 mod output;
+mod parallel;
 mod search;
 mod uri_cmds;
 mod walk;
 
-use std::collections::{BTreeMap, VecDeque};
 use std::io::{self, Write};
 use std::process::ExitCode;
-use std::sync::mpsc;
 use std::time::Instant;
 
 use anyhow::Result;
 use clap::Parser;
-use rayon::prelude::*;
 
 use crate::args::{Args, Command, Config};
 use crate::output::Printer;
-use crate::search::Event;
-use crate::walk::Input;
 
 fn main() -> ExitCode {
     let args = match Args::try_parse() {
@@ -59,60 +55,21 @@ fn run(args: Args) -> Result<i32> {
     Ok(code)
 }
 
-/// Scans every input: in parallel on `cfg.threads` threads, printed by this
-/// thread in input order as soon as each input's turn comes.
+/// Scans every input, in parallel on `cfg.threads` threads, printed in
+/// input order as soon as each input's turn comes.
 fn scan(cfg: &Config) -> Result<i32> {
     let started = Instant::now();
     let inputs = walk::inputs(&cfg.paths, &cfg.walk)?;
-    let stdout = io::stdout();
-    let mut printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, stdout.lock()), cfg);
+    let mut printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
     if cfg.threads == 1 || inputs.len() == 1 {
         for input in &inputs {
-            search::scan(input, cfg, &mut |event| {
-                print(&mut printer, input, event);
-            });
+            search::scan(input, cfg, &mut |event| printer.event(input, event));
         }
     } else {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.threads)
-            .build()?;
-        let (tx, rx) = mpsc::channel::<(usize, Event)>();
-        let inputs_ref = &inputs;
-        std::thread::scope(|scope| -> Result<()> {
-            scope.spawn(move || {
-                pool.install(|| {
-                    inputs_ref
-                        .par_iter()
-                        .enumerate()
-                        .for_each_with(tx, |tx, (i, input)| {
-                            search::scan(input, cfg, &mut |event| {
-                                let _ = tx.send((i, event));
-                            });
-                        });
-                });
-            });
-            // Events of later inputs wait here until every earlier one is done.
-            let mut pending: BTreeMap<usize, VecDeque<Event>> = BTreeMap::new();
-            let mut head = 0;
-            for (i, event) in rx {
-                pending.entry(i).or_default().push_back(event);
-                while let Some(queue) = pending.get_mut(&head) {
-                    let Some(event) = queue.pop_front() else {
-                        break;
-                    };
-                    let done = matches!(event, Event::Done(_));
-                    print(&mut printer, &inputs[head], event);
-                    if done {
-                        pending.remove(&head);
-                        head += 1;
-                    }
-                }
-            }
-            Ok(())
-        })?;
+        printer = parallel::scan_all(&inputs, cfg, printer, cfg.threads)?;
     }
     if let Err(err) = printer.finish(inputs.len()) {
-        exit_on_write_error(err);
+        messages::exit_on_write_error(err);
     }
     let t = &printer.totals;
     if cfg.stats {
@@ -126,26 +83,4 @@ fn scan(cfg: &Config) -> Result<i32> {
     } else {
         1
     })
-}
-
-/// Prints one event; a write error ends the program at once (scans still
-/// running elsewhere have no one left to print for).
-fn print<W: Write>(printer: &mut Printer<'_, W>, input: &Input, event: Event) {
-    let result = match event {
-        Event::Records(records) => printer.records(input, records),
-        Event::Done(summary) => printer.done(input, summary),
-    };
-    if let Err(err) = result {
-        exit_on_write_error(err);
-    }
-}
-
-/// A closed pipe (`uriscan big/ | head -1`) ends the program quietly with
-/// status 0; any other write error (a full disk) is reported, status 2.
-fn exit_on_write_error(err: io::Error) -> ! {
-    if err.kind() == io::ErrorKind::BrokenPipe {
-        std::process::exit(0);
-    }
-    messages::error(&format!("write error: {}", messages::io_reason(&err)));
-    std::process::exit(2);
 }

@@ -46,3 +46,14 @@ pub fn stats(t: &crate::output::Totals, secs: f64) {
         t.files, t.binary, t.errors, mb, t.uris, secs, rate
     ));
 }
+
+/// A closed pipe (`uriscan big/ | head -1`) ends the program quietly with
+/// status 0; any other write error (a full disk) is reported, status 2.
+/// Scans still running have no one left to print for, so this exits at once.
+pub fn exit_on_write_error(err: io::Error) -> ! {
+    if err.kind() == io::ErrorKind::BrokenPipe {
+        std::process::exit(0);
+    }
+    error(&format!("write error: {}", io_reason(&err)));
+    std::process::exit(2);
+}

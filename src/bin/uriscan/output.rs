@@ -9,7 +9,7 @@ use serde_json::{json, Value};
 use uriscan::Delimiter;
 
 use crate::args::{Config, Format};
-use crate::search::{Record, Summary};
+use crate::search::{Event, Record, Summary};
 use crate::walk::Input;
 
 const PATH_COLOR: &[u8] = b"\x1b[35m";
@@ -44,6 +44,18 @@ impl<'c, W: Write> Printer<'c, W> {
             seen: HashSet::new(),
             in_input: 0,
             totals: Totals::default(),
+        }
+    }
+
+    /// Prints one event of `input`'s scan; a write error ends the program
+    /// (see [`crate::messages::exit_on_write_error`]).
+    pub fn event(&mut self, input: &Input, event: Event) {
+        let result = match event {
+            Event::Records(records) => self.records(input, records),
+            Event::Done(summary) => self.done(input, summary),
+        };
+        if let Err(err) = result {
+            crate::messages::exit_on_write_error(err);
         }
     }
 
