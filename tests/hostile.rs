@@ -258,7 +258,7 @@ fn text_like() -> impl Strategy<Value = Vec<u8>> {
 }
 
 proptest! {
-    #![proptest_config(campaign(20_000))]
+    #![proptest_config(campaign(200_000))]
 
     #[test]
     fn prop_parser_is_consistent(data in uri_like()) {
@@ -277,7 +277,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(campaign(3_000))]
+    #![proptest_config(campaign(20_000))]
 
     #[test]
     fn prop_scanner_is_consistent(cfg in any::<u8>(), seed in any::<u64>(), text in text_like()) {
