@@ -397,3 +397,49 @@ fn hostile_inputs_through_the_binary() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// Found by `prop_scanner_is_consistent`: with `HyphenMode::Drop` or
+/// `Both`, the reading without the line-end hyphen must drop it even when
+/// it is the last byte before `>` (it was kept, so `Both` reported the same
+/// URI twice), and its span must end at its own last byte (it ended at the
+/// dropped hyphen).
+#[test]
+fn r6_dropped_hyphen_reading_drops_it_and_ends_its_span() {
+    use uriscan::HyphenMode;
+    let both = Scanner::builder().hyphen(HyphenMode::Both).build();
+    let drop = Scanner::builder().hyphen(HyphenMode::Drop).build();
+    let finds = |s: &Scanner, text: &[u8]| -> Vec<(String, usize, usize)> {
+        s.find_iter(text)
+            .map(|f| (f.as_str().to_owned(), f.span().start, f.span().end))
+            .collect()
+    };
+    let own = |s: &str, a, b| (s.to_owned(), a, b);
+    let text = b"<http://example.org/a-\n>";
+    assert_eq!(finds(&drop, text), [own("http://example.org/a", 1, 21)]);
+    assert_eq!(
+        finds(&both, text),
+        [
+            own("http://example.org/a-", 1, 22),
+            own("http://example.org/a", 1, 21)
+        ]
+    );
+    let text = "<http://example.org/a\u{2010}\n-\n>".as_bytes();
+    assert_eq!(
+        finds(&both, text),
+        [
+            own("http://example.org/a-", 1, 26),
+            own("http://example.org/a", 1, 21)
+        ]
+    );
+    let text = b"<http://example.org/a-\n b>";
+    assert_eq!(finds(&drop, text), [own("http://example.org/ab", 1, 25)]);
+    for text in [
+        &b"<http://example.org/a-\n>"[..],
+        b"<http://example.org/a-\n b>",
+    ] {
+        let mut data = vec![8u8]; // HyphenMode::Both
+        data.extend_from_slice(&[0; 8]);
+        data.extend_from_slice(text);
+        checks::check_scan(&data);
+    }
+}
