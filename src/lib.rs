@@ -63,12 +63,17 @@
 //!
 //! # Crate features
 //!
+//! - `mail` (default): [`mail`], reading mbox files and RFC 5322 messages
+//!   as mail (decoded parts, HTML links), with `mail-parser`.
 //! - `cli` (default): what the `uriscan` binary needs (clap, rayon, ignore,
 //!   serde_json, the decompressors). The library itself depends only on
-//!   `memchr`: use `default-features = false` to leave the rest out.
+//!   `memchr` (and `mail-parser` for `mail`): use `default-features = false`
+//!   to leave the rest out.
 
 mod span;
 
+#[cfg(feature = "mail")]
+pub mod mail;
 pub mod scan;
 pub mod uri;
 

@@ -97,6 +97,15 @@ pub struct Args {
     #[arg(short = 'a', long)]
     pub text: bool,
 
+    /// Read every input as mail (mbox or RFC 5322 message): decode each
+    /// part before scanning. By default, inputs that look like mail are.
+    #[arg(long, conflicts_with = "no_mail")]
+    pub mail: bool,
+
+    /// Never read inputs as mail: scan their raw text.
+    #[arg(long)]
+    pub no_mail: bool,
+
     /// Decompress .gz, .bz2, .xz and .zst files before scanning.
     #[arg(short = 'z', long)]
     pub search_zip: bool,
@@ -211,9 +220,21 @@ pub struct Config {
     pub stats: bool,
     pub binary: bool,
     pub search_zip: bool,
+    pub mail: MailMode,
     pub walk: Walk,
     pub threads: usize,
     pub invalid: bool,
+}
+
+/// When inputs are read as mail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MailMode {
+    /// When the input looks like mail (`From ` first line, or a header block).
+    Auto,
+    /// Always (`--mail`).
+    Always,
+    /// Never (`--no-mail`).
+    Never,
 }
 
 /// How directories are walked.
@@ -287,6 +308,11 @@ impl Args {
             stats: self.stats,
             binary: self.text,
             search_zip: self.search_zip,
+            mail: match (self.mail, self.no_mail) {
+                (true, _) => MailMode::Always,
+                (_, true) => MailMode::Never,
+                _ => MailMode::Auto,
+            },
             walk: Walk {
                 hidden: self.hidden,
                 no_ignore: self.no_ignore,

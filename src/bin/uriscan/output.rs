@@ -52,6 +52,9 @@ impl<'c, W: Write> Printer<'c, W> {
     pub fn event(&mut self, input: &Input, event: Event) {
         let result = match event {
             Event::Records(records) => self.records(input, records),
+            Event::Warning(warning) => self.out.flush().map(|()| {
+                crate::messages::error(&format!("{}: warning: {warning}", display(input)));
+            }),
             Event::Done(summary) => self.done(input, summary),
         };
         if let Err(err) = result {
@@ -174,6 +177,11 @@ impl<'c, W: Write> Printer<'c, W> {
             "url_prefix": r.url_prefix,
             "hyphen_break": r.hyphen_break,
         });
+        if let Some(m) = &r.mail {
+            obj["message_id"] = json!(m.message_id);
+            obj["message_line"] = json!(m.message_line);
+            obj["part"] = json!(m.part);
+        }
         if self.cfg.invalid {
             obj["valid"] = Value::Bool(r.error.is_none());
             if let Some(error) = &r.error {

@@ -7,7 +7,7 @@ use std::path::Path;
 
 use uriscan::{Delimiter, Found};
 
-use crate::args::Config;
+use crate::args::{Config, MailMode};
 use crate::messages::io_reason;
 use crate::walk::Input;
 
@@ -31,6 +31,18 @@ pub struct Record {
     pub hyphen_break: bool,
     /// The parse error of an invalid candidate (`--invalid`).
     pub error: Option<String>,
+    /// Where in a message, for input read as mail; `line` is then the
+    /// message's first line, and `column`, `start`, `end` are relative to
+    /// the decoded part.
+    pub mail: Option<MailPlace>,
+}
+
+/// Where a URI found in mail stands.
+#[derive(Debug)]
+pub struct MailPlace {
+    pub message_id: Option<String>,
+    pub message_line: u64,
+    pub part: String,
 }
 
 /// What the scan of one input sends to the printer.
@@ -38,6 +50,8 @@ pub struct Record {
 pub enum Event {
     /// URIs found, in order.
     Records(Vec<Record>),
+    /// A problem that did not stop the scan (malformed mail).
+    Warning(String),
     /// The input was scanned to its end (or could not be).
     Done(Summary),
 }
@@ -102,28 +116,90 @@ fn scan_reader<R: Read>(
             ..Summary::default()
         });
     }
+    let mail = match cfg.mail {
+        MailMode::Always => true,
+        MailMode::Never => false,
+        MailMode::Auto => uriscan::mail::looks_like_mail(&probe),
+    };
     let mut counted = Counted {
         inner: io::Cursor::new(probe).chain(rdr),
         bytes: 0,
     };
-    let mut batch = Vec::new();
-    let result = cfg.scanner.scan_reader(&mut counted, |f: &Found<'_>| {
-        if keep(cfg, f) {
-            batch.push(record(f));
-            if batch.len() == BATCH {
-                send(Event::Records(std::mem::take(&mut batch)));
+    let mut batch = Batcher {
+        batch: Vec::new(),
+        send,
+    };
+    let result = if mail {
+        uriscan::mail::scan_mail(
+            &cfg.scanner,
+            &mut counted,
+            &mut MailRecords {
+                cfg,
+                out: &mut batch,
+            },
+        )
+    } else {
+        cfg.scanner.scan_reader(&mut counted, |f: &Found<'_>| {
+            if keep(cfg, f) {
+                batch.push(record(f, None));
             }
-        }
-        Ok(true)
-    });
-    if !batch.is_empty() {
-        send(Event::Records(batch));
-    }
+            Ok(true)
+        })
+    };
+    batch.flush();
     let bytes = counted.bytes;
     result.map(|()| Summary {
         bytes,
         ..Summary::default()
     })
+}
+
+/// Records on their way to the printer, sent in batches.
+struct Batcher<'a> {
+    batch: Vec<Record>,
+    send: &'a mut dyn FnMut(Event),
+}
+
+impl Batcher<'_> {
+    fn push(&mut self, r: Record) {
+        self.batch.push(r);
+        if self.batch.len() == BATCH {
+            self.flush();
+        }
+    }
+
+    fn flush(&mut self) {
+        if !self.batch.is_empty() {
+            (self.send)(Event::Records(std::mem::take(&mut self.batch)));
+        }
+    }
+}
+
+/// Turns what mail reading finds into records (and warnings into events).
+struct MailRecords<'a, 'b> {
+    cfg: &'a Config,
+    out: &'a mut Batcher<'b>,
+}
+
+impl uriscan::mail::MailSink for MailRecords<'_, '_> {
+    fn found(&mut self, m: &uriscan::mail::MailFound<'_>) -> io::Result<bool> {
+        if keep(self.cfg, &m.found) {
+            let place = MailPlace {
+                message_id: m.message_id.clone(),
+                message_line: m.message_line,
+                part: m.part.clone(),
+            };
+            self.out.push(record(&m.found, Some(place)));
+        }
+        Ok(true)
+    }
+
+    fn warning(&mut self, message_line: u64, warning: &str) {
+        self.out.flush();
+        (self.out.send)(Event::Warning(format!(
+            "message at line {message_line}: {warning}"
+        )));
+    }
 }
 
 /// `--scheme`: the scheme of a found URI (everything before its first `:`).
@@ -135,10 +211,10 @@ fn keep(cfg: &Config, f: &Found<'_>) -> bool {
     cfg.schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
 }
 
-fn record(f: &Found<'_>) -> Record {
+fn record(f: &Found<'_>, mail: Option<MailPlace>) -> Record {
     Record {
         uri: f.as_str().to_string(),
-        line: f.line(),
+        line: mail.as_ref().map_or(f.line(), |m| m.message_line),
         column: f.column(),
         start: f.span().start,
         end: f.span().end,
@@ -147,6 +223,7 @@ fn record(f: &Found<'_>) -> Record {
         url_prefix: f.has_url_prefix(),
         hyphen_break: f.has_hyphen_break(),
         error: f.error().map(|e| e.to_string()),
+        mail,
     }
 }
 

@@ -1,0 +1,151 @@
+//! Mail reading: whole messages cut from `../shared/corpus/mail/` (in
+//! `fixtures/mail/`) with the URIs expected from each part, and the whole
+//! mail corpus checked for quoted-printable artifacts.
+
+mod common;
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use uriscan::mail::{self, MailFound};
+use uriscan::Scanner;
+
+fn scan(bytes: &[u8]) -> Vec<String> {
+    let mut lines = Vec::new();
+    mail::scan_mail(&Scanner::new(), bytes, &mut |f: &MailFound<'_>| {
+        lines.push(format!(
+            "{} {} {}",
+            f.message_line,
+            f.part,
+            f.found.as_str()
+        ));
+        Ok(true)
+    })
+    .unwrap();
+    lines
+}
+
+#[test]
+fn fixtures_give_their_expected_uris() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mail");
+    let mut checked = 0;
+    for entry in fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "eml") {
+            continue;
+        }
+        let bytes = fs::read(&path).unwrap();
+        assert!(mail::looks_like_mail(&bytes), "{}", path.display());
+        let want = fs::read_to_string(path.with_extension("expected")).unwrap();
+        assert_eq!(scan(&bytes).join("\n") + "\n", want, "{}", path.display());
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}
+
+#[test]
+fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
+    let qp = fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/mail/quoted-printable.eml"
+    ))
+    .unwrap();
+    let uris = scan(&qp);
+    assert!(uris
+        .iter()
+        .any(|u| u
+            .ends_with("https://lists.ettus.com/empathy/thread/3G73TSCWNNMMHDV3RRXZYTSJP7SP4JDU")));
+    assert!(!uris.iter().any(|u| u.ends_with('=')), "{uris:?}");
+    // The plain-text reading of the same bytes is cut at the soft break.
+    let plain: Vec<String> = Scanner::new()
+        .find_iter(&qp)
+        .map(|f| f.as_str().to_string())
+        .collect();
+    assert!(plain.iter().any(|u| u.ends_with("/thread/3=")));
+    let b64 = fs::read(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/mail/base64.eml"
+    ))
+    .unwrap();
+    assert!(scan(&b64)
+        .iter()
+        .any(|u| u == "1 text/plain https://files.ettus.com/manual/page_devices.html"));
+    assert_eq!(
+        Scanner::new()
+            .find_iter(&b64)
+            .filter(|f| f.as_str().contains("page_devices"))
+            .count(),
+        0
+    );
+}
+
+/// Over every archive of the shared mail corpus, mail mode reports no URI
+/// with a quoted-printable `=3D` where the plain reading has plenty.
+#[test]
+fn corpus_mail_has_no_quoted_printable_artifacts() {
+    let Some(dir) = common::shared("corpus/mail") else {
+        return;
+    };
+    for list in ["usrp-users", "blinux-list"] {
+        let mut files: Vec<_> = fs::read_dir(dir.join(list))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        files.sort();
+        let (mut mail_uris, mut plain_artifacts) = (0, 0);
+        for file in files {
+            let bytes = fs::read(&file).unwrap();
+            for uri in scan(&bytes) {
+                mail_uris += 1;
+                assert!(
+                    !uri.to_ascii_lowercase().contains("=3d"),
+                    "{}: {uri}",
+                    file.display()
+                );
+            }
+            plain_artifacts += Scanner::new()
+                .find_iter(&bytes)
+                .filter(|f| f.as_str().to_ascii_lowercase().contains("=3d"))
+                .count();
+        }
+        assert!(
+            mail_uris > 1000 && plain_artifacts > 10,
+            "{list}: {mail_uris} URIs, {plain_artifacts} artifacts in plain mode"
+        );
+    }
+}
+
+#[test]
+fn cli_reads_mail_by_content_and_reports_message_fields() {
+    let bin = env!("CARGO_BIN_EXE_uriscan");
+    let qp = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/fixtures/mail/quoted-printable.eml"
+    );
+    let out = Command::new(bin).args(["--json", qp]).output().unwrap();
+    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let body = rows
+        .iter()
+        .find(|r| r["part"] == "text/plain")
+        .expect("a text/plain URI");
+    assert_eq!(body["message_line"], 1);
+    assert_eq!(body["line"], 1);
+    assert!(body["message_id"]
+        .as_str()
+        .is_some_and(|id| !id.is_empty() && !id.starts_with('<')));
+    assert!(rows.iter().any(|r| r["part"]
+        .as_str()
+        .is_some_and(|p| p.starts_with("header:List-"))));
+    let out = Command::new(bin)
+        .args(["--no-mail", "--json", qp])
+        .output()
+        .unwrap();
+    let raw = String::from_utf8(out.stdout).unwrap();
+    assert!(!raw.contains("\"part\""));
+    assert!(raw.contains("/thread/3="));
+}
