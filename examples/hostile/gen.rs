@@ -62,8 +62,17 @@ impl Case {
 
     /// Streams the input.
     pub fn reader(&self) -> CaseReader<'_> {
+        // Each unit repeated to at least 64 KiB, so that a read copies big
+        // blocks even when the unit is one byte (the generator must not be
+        // what is measured).
+        let blocks = self
+            .segments
+            .iter()
+            .map(|(unit, _)| unit.repeat((64 << 10) / unit.len() + 1))
+            .collect();
         CaseReader {
             case: self,
+            blocks,
             segment: 0,
             done: 0,
         }
@@ -74,6 +83,8 @@ impl Case {
 #[derive(Debug)]
 pub struct CaseReader<'c> {
     case: &'c Case,
+    /// Per segment, its unit repeated a whole number of times.
+    blocks: Vec<Vec<u8>>,
     segment: usize,
     /// Bytes of the current segment already given.
     done: u64,
@@ -83,7 +94,7 @@ impl io::Read for CaseReader<'_> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let mut n = 0;
         while n < buf.len() {
-            let Some((unit, len)) = self.case.segments.get(self.segment) else {
+            let Some((_, len)) = self.case.segments.get(self.segment) else {
                 break;
             };
             if self.done == *len {
@@ -91,11 +102,12 @@ impl io::Read for CaseReader<'_> {
                 self.done = 0;
                 continue;
             }
-            let at = (self.done % unit.len() as u64) as usize;
-            let take = (unit.len() - at)
+            let block = &self.blocks[self.segment];
+            let at = (self.done % block.len() as u64) as usize;
+            let take = (block.len() - at)
                 .min(buf.len() - n)
                 .min((len - self.done) as usize);
-            buf[n..n + take].copy_from_slice(&unit[at..at + take]);
+            buf[n..n + take].copy_from_slice(&block[at..at + take]);
             n += take;
             self.done += take as u64;
         }
