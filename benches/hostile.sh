@@ -3,7 +3,8 @@
 # issue (100 MB of `<`, a 200 MB line, 1 GB of NUL, ...), generated on the fly
 # by examples/hostile (nothing is written to disk), measured two ways:
 #   lib: Scanner::scan_reader in the example itself;
-#   bin: the input piped into `uriscan -a -c` (-a: the NUL case is not skipped).
+#   bin: the input piped into `uriscan -a -c` (-a: the NUL case is not skipped);
+#   baseline: the same input piped into `wc -c` (what generating and piping costs).
 # Usage: benches/hostile.sh [SCALE]   (SCALE 1 = the issue's sizes; 0.1 = a tenth)
 # Needs GNU time (/usr/bin/time -v). Prints a Markdown table.
 set -euo pipefail
@@ -24,16 +25,18 @@ measure() {
         END { printf "%.2f %d\n", s, k }' "$1"
 }
 
-echo "| case | input | bytes | lib finds | lib s | lib MB/s | lib peak RSS | bin count | bin s | bin MB/s | bin peak RSS |"
-echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+echo "| case | input | bytes | lib finds | lib s | lib MB/s | lib peak RSS | bin count | bin s | bin MB/s | bin peak RSS | baseline \`wc -c\` s |"
+echo "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
 "$gen" list --scale "$scale" | while IFS=$'\t' read -r name bytes what; do
     lib_out="$(/usr/bin/time -v -o "$tmp/lib" "$gen" scan "$name" --scale "$scale")"
     finds="$(sed -n 's/.*finds=\([0-9]*\).*/\1/p' <<<"$lib_out")"
     read -r lib_s lib_kb < <(measure "$tmp/lib")
     count="$("$gen" emit "$name" --scale "$scale" | /usr/bin/time -v -o "$tmp/bin" "$bin" -a -c || true)"
     read -r bin_s bin_kb < <(measure "$tmp/bin")
+    "$gen" emit "$name" --scale "$scale" | /usr/bin/time -v -o "$tmp/wc" wc -c >/dev/null
+    read -r wc_s _ < <(measure "$tmp/wc")
     rate() { awk -v b="$bytes" -v s="$1" 'BEGIN { if (s > 0) printf "%.0f", b / 1e6 / s; else print "-" }'; }
-    printf '| %s | %s | %s | %s | %s | %s | %s MiB | %s | %s | %s | %s MiB |\n' \
+    printf '| %s | %s | %s | %s | %s | %s | %s MiB | %s | %s | %s | %s MiB | %s |\n' \
         "$name" "$what" "$bytes" "$finds" "$lib_s" "$(rate "$lib_s")" "$((lib_kb / 1024))" \
-        "${count:-0}" "$bin_s" "$(rate "$bin_s")" "$((bin_kb / 1024))"
+        "${count:-0}" "$bin_s" "$(rate "$bin_s")" "$((bin_kb / 1024))" "$wc_s"
 done
