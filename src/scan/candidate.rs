@@ -408,7 +408,6 @@ impl Scanner {
         emit: &mut impl FnMut(Event<'h>),
     ) -> bool {
         let hay = win.hay;
-        let span = u.pieces[0].start..u.pieces[u.pieces.len() - 1].end;
         let hyphen = !u.line_end_hyphens.is_empty();
         let readings: &[bool] = match (hyphen, self.config.hyphen) {
             (false, _) | (true, HyphenMode::Keep) => &[true],
@@ -417,15 +416,24 @@ impl Scanner {
         };
         let mut texts = Vec::with_capacity(readings.len());
         for &keep_hyphens in readings {
-            let text: Cow<'h, [u8]> = if u.pieces.len() == 1 {
+            // The pieces of this reading: without their line-end hyphen
+            // when it is dropped (a piece may end up empty).
+            let pieces: Vec<Range<usize>> = u
+                .pieces
+                .iter()
+                .map(|p| {
+                    let drop = !keep_hyphens && u.line_end_hyphens.contains(&(p.end - 1));
+                    p.start..p.end - usize::from(drop)
+                })
+                .filter(|p| !p.is_empty())
+                .collect();
+            // INVARIANT: the first piece starts with the scheme, never a `-`.
+            let span = pieces[0].start..pieces[pieces.len() - 1].end;
+            let text: Cow<'h, [u8]> = if pieces.len() == 1 {
                 Cow::Borrowed(&hay[span.clone()])
             } else {
                 let mut joined = Vec::with_capacity(span.len());
-                for piece in &u.pieces {
-                    let mut piece = piece.clone();
-                    if !keep_hyphens && u.line_end_hyphens.contains(&(piece.end - 1)) {
-                        piece.end -= 1;
-                    }
+                for piece in pieces {
                     joined.extend_from_slice(&hay[piece]);
                 }
                 Cow::Owned(joined)
@@ -441,9 +449,9 @@ impl Scanner {
             if !valid {
                 return false;
             }
-            texts.push(text);
+            texts.push((text, span));
         }
-        for text in texts {
+        for (text, span) in texts {
             let text = match text {
                 Cow::Borrowed(b) => {
                     Cow::Borrowed(std::str::from_utf8(b).expect("a parsed URI is ASCII"))
@@ -458,7 +466,7 @@ impl Scanner {
             emit(Event::Found(self.found(
                 win,
                 state,
-                span.clone(),
+                span,
                 text,
                 Delimiter::Angle,
                 flags,

@@ -39,7 +39,7 @@ fn main() -> ExitCode {
 /// Runs the command; returns the exit code (0 found, 1 none, 2 errors).
 fn run(args: Args) -> Result<i32> {
     let stdout = io::stdout();
-    let mut out = io::BufWriter::with_capacity(64 * 1024, stdout.lock());
+    let mut out = WriteOrExit(io::BufWriter::with_capacity(64 * 1024, stdout.lock()));
     let code = match args.command {
         Some(Command::Parse { uris }) => uri_cmds::parse(uris, &mut out)?,
         Some(Command::Resolve { base, refs }) => uri_cmds::resolve(base, refs, &mut out)?,
@@ -53,6 +53,23 @@ fn run(args: Args) -> Result<i32> {
     };
     out.flush()?;
     Ok(code)
+}
+
+/// The subcommands' stdout: a failed write ends the program the way the
+/// scan's do ([`messages::exit_on_write_error`]), not as an error of the
+/// input being processed.
+struct WriteOrExit<W>(W);
+
+impl<W: Write> Write for WriteOrExit<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        self.0
+            .write(buf)
+            .or_else(|e| messages::exit_on_write_error(e))
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.0.flush().or_else(|e| messages::exit_on_write_error(e))
+    }
 }
 
 /// Scans every input, in parallel on `cfg.threads` threads, printed in

@@ -4,6 +4,12 @@ use std::io;
 
 /// A short lowercase reason for an I/O error, without Rust's "(os error N)".
 pub fn io_reason(err: &io::Error) -> String {
+    // `ignore` (through walkdir) wraps the OS error in its own, whose text
+    // repeats the path: report the OS error underneath.
+    let inner = err.get_ref().and_then(|e| e.source());
+    if let Some(os) = inner.and_then(|e| e.downcast_ref::<io::Error>()) {
+        return io_reason(os);
+    }
     let text = err.to_string();
     let text = match text.find(" (os error") {
         Some(cut) => text[..cut].to_string(),
