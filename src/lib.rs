@@ -83,3 +83,8 @@ pub use crate::scan::{
 };
 pub use crate::span::Span;
 pub use crate::uri::{is_scheme, HostKind, ParseError, ParseErrorKind, ResolveError, UriRef};
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;

@@ -331,3 +331,17 @@ fn too_long_candidates_are_given_up_and_reported() {
         .unwrap();
     assert_eq!((again.0, again.1), (found, too_long));
 }
+
+#[test]
+fn scanner_is_built_once_and_shared() {
+    fn shareable<T: Clone + Send + Sync + 'static>() {}
+    shareable::<Scanner>();
+    let scanner = Scanner::new();
+    let handles: Vec<_> = (0..2)
+        .map(|i| {
+            let s = scanner.clone();
+            std::thread::spawn(move || s.find_iter(format!("http://h{i}.org/").as_bytes()).count())
+        })
+        .collect();
+    assert!(handles.into_iter().all(|h| h.join().unwrap() == 1));
+}

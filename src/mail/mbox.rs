@@ -1,7 +1,9 @@
 //! Splitting mail input into messages: an mbox (mboxrd or mboxo) one
 //! message at a time, or a single RFC 5322 message.
 
-use std::io::{self, BufRead};
+use std::io::{self, Read};
+
+use memchr::memmem;
 
 /// One message and where it starts.
 #[derive(Debug, Default)]
@@ -13,30 +15,38 @@ pub struct RawMessage {
     pub line: u64,
 }
 
+/// How much is read at once.
+const CHUNK: usize = 256 * 1024;
+
 /// Reads messages one by one from `rdr`; memory is bounded by the largest
-/// message, not by the input.
+/// message plus one read, not by the input.
+///
+/// A message ends where a line starting with `From ` follows a blank line.
 ///
 /// # Invariants
 ///
-/// `line` is the 1-based number of the next line to read; `pending` holds
-/// a `From ` line read ahead (with its number), which starts the next
-/// message.
+/// `buf[start..]` is input not yet returned; `line` is the 1-based line
+/// number of `buf[start]`.
 pub struct Messages<R> {
     rdr: R,
+    buf: Vec<u8>,
+    start: usize,
     line: u64,
-    pending: Option<(Vec<u8>, u64)>,
-    done: bool,
+    eof: bool,
+    separator: memmem::Finder<'static>,
 }
 
-impl<R: BufRead> Messages<R> {
+impl<R: Read> Messages<R> {
     /// Messages of `rdr`: an mbox when its first line starts with `From `,
     /// else one message made of the whole input.
     pub fn new(rdr: R) -> Messages<R> {
         Messages {
             rdr,
+            buf: Vec::new(),
+            start: 0,
             line: 1,
-            pending: None,
-            done: false,
+            eof: false,
+            separator: memmem::Finder::new(b"\nFrom "),
         }
     }
 
@@ -46,46 +56,91 @@ impl<R: BufRead> Messages<R> {
     ///
     /// A read error of the underlying reader.
     pub fn next_message(&mut self) -> io::Result<Option<RawMessage>> {
-        if self.done {
+        // Drop what was returned before, now and then.
+        if self.start > CHUNK {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
+        let mut searched = self.start;
+        let end = loop {
+            if let Some(end) = self.message_end(searched) {
+                break end;
+            }
+            if self.eof {
+                break self.buf.len();
+            }
+            searched = self.buf.len().saturating_sub(8).max(self.start);
+            self.fill()?;
+        };
+        if end == self.start {
             return Ok(None);
         }
-        let mut message = RawMessage::default();
-        let mut first = true;
-        let mut previous_blank = true;
-        loop {
-            let (line, number) = match self.pending.take() {
-                Some(pending) => pending,
-                None => {
-                    let mut line = Vec::new();
-                    if self.rdr.read_until(b'\n', &mut line)? == 0 {
-                        self.done = true;
-                        return Ok((!first).then_some(message));
-                    }
-                    self.line += 1;
-                    (line, self.line - 1)
-                }
-            };
-            let is_from = line.starts_with(b"From ");
-            if first {
-                first = false;
-                message.line = number;
-                if is_from {
-                    continue; // the separator line of this message
-                }
-            } else if is_from && previous_blank {
-                self.pending = Some((line, number));
-                return Ok(Some(message));
-            }
-            previous_blank = line == b"\n" || line == b"\r\n";
-            // mboxrd: `>From `, `>>From ` … lose one `>`.
-            let quoted = line.iter().take_while(|&&b| b == b'>').count();
-            if quoted > 0 && line[quoted..].starts_with(b"From ") {
-                message.bytes.extend_from_slice(&line[1..]);
-            } else {
-                message.bytes.extend_from_slice(&line);
-            }
+        let text = &self.buf[self.start..end];
+        let line = self.line;
+        self.line += count_lines(text);
+        self.start = end;
+        let body = if text.starts_with(b"From ") {
+            memchr::memchr(b'\n', text).map_or(&text[text.len()..], |nl| &text[nl + 1..])
+        } else {
+            text
+        };
+        Ok(Some(RawMessage {
+            bytes: unescape_from_lines(body),
+            line,
+        }))
+    }
+
+    /// Where the message at `start` ends (the offset of the next one's
+    /// `From ` line), looking for separators from `from` on.
+    fn message_end(&self, from: usize) -> Option<usize> {
+        let hay = &self.buf[..];
+        // A `From ` at `start` is this message's own separator line.
+        let skip = usize::from(hay[self.start..].starts_with(b"From "));
+        let from = from.max(self.start + skip);
+        self.separator
+            .find_iter(&hay[from..])
+            .map(|p| from + p)
+            .find(|&nl| {
+                // The line before must be blank.
+                let before = &hay[self.start..nl];
+                before.ends_with(b"\n") || before.ends_with(b"\n\r") || before.is_empty()
+            })
+            .map(|nl| nl + 1)
+    }
+
+    fn fill(&mut self) -> io::Result<()> {
+        let n = (&mut self.rdr)
+            .take(CHUNK as u64)
+            .read_to_end(&mut self.buf)?;
+        if n == 0 {
+            self.eof = true;
+        }
+        Ok(())
+    }
+}
+
+/// Counts the line breaks of `bytes`.
+fn count_lines(bytes: &[u8]) -> u64 {
+    memchr::memchr_iter(b'\n', bytes).count() as u64
+}
+
+/// mboxrd: lines `>From `, `>>From ` … lose one `>`.
+fn unescape_from_lines(body: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(body.len());
+    let mut copied = 0;
+    for at in memmem::find_iter(body, b">From ") {
+        // `at` is the last `>` of a run; the run must start a line.
+        let run_start = body[..at]
+            .iter()
+            .rposition(|&b| b != b'>')
+            .map_or(0, |p| p + 1);
+        if run_start == 0 || body[run_start - 1] == b'\n' {
+            out.extend_from_slice(&body[copied..run_start]);
+            copied = run_start + 1;
         }
     }
+    out.extend_from_slice(&body[copied..]);
+    out
 }
 
 /// Returns true if and only if `head` (the first bytes of an input) looks

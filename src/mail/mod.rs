@@ -45,7 +45,7 @@ mod html;
 mod mbox;
 
 use std::borrow::Cow;
-use std::io::{self, BufReader, Read};
+use std::io::{self, Read};
 
 use mail_parser::{MessageParser, MimeHeaders, PartType};
 
@@ -92,8 +92,10 @@ impl<F: FnMut(&MailFound<'_>) -> io::Result<bool>> MailSink for F {
 ///
 /// A read error, or the first error `sink` returns.
 pub fn scan_mail<R: Read, S: MailSink>(scanner: &Scanner, rdr: R, sink: &mut S) -> io::Result<()> {
-    let mut messages = mbox::Messages::new(BufReader::with_capacity(64 * 1024, rdr));
-    let parser = MessageParser::default();
+    let mut messages = mbox::Messages::new(rdr);
+    // Only what decoding needs is parsed; every other header stays raw
+    // (parsing `Received` chains costs more than all the rest).
+    let parser = MessageParser::new().with_mime_headers().with_message_ids();
     while let Some(raw) = messages.next_message()? {
         if !scan_message(scanner, &parser, &raw.bytes, raw.line, sink)? {
             break;
@@ -112,13 +114,19 @@ fn scan_message<S: MailSink>(
 ) -> io::Result<bool> {
     let Some(message) = parser.parse(raw) else {
         sink.warning(line, "not a parseable message; scanned as raw text");
-        return scan_text(scanner, raw, None, line, "raw", sink);
+        return scan_text(scanner, raw, None, line, Part::Named("raw"), sink);
     };
     let id = message.message_id().map(str::to_string);
     let id = id.as_deref();
     for (name, value) in message.headers_raw() {
-        let label = format!("header:{name}");
-        if !scan_text(scanner, value.as_bytes(), id, line, &label, sink)? {
+        if !scan_text(
+            scanner,
+            value.as_bytes(),
+            id,
+            line,
+            Part::Header(name),
+            sink,
+        )? {
             return Ok(false);
         }
     }
@@ -137,7 +145,7 @@ fn scan_message<S: MailSink>(
             PartType::Html(html) => (Cow::Owned(html::scannable_text(html)), "text/html"),
             _ => continue,
         };
-        if !scan_text(scanner, text.as_bytes(), id, line, label, sink)? {
+        if !scan_text(scanner, text.as_bytes(), id, line, Part::Named(label), sink)? {
             return Ok(false);
         }
     }
@@ -173,12 +181,28 @@ fn unflow<'a>(
     Cow::Owned(out)
 }
 
+/// Which part of a message a text is, named only when a URI is found in it.
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    Named(&'static str),
+    Header(&'a str),
+}
+
+impl Part<'_> {
+    fn label(self) -> String {
+        match self {
+            Part::Named(name) => name.to_string(),
+            Part::Header(name) => format!("header:{name}"),
+        }
+    }
+}
+
 fn scan_text<S: MailSink>(
     scanner: &Scanner,
     text: &[u8],
     message_id: Option<&str>,
     message_line: u64,
-    part: &str,
+    part: Part<'_>,
     sink: &mut S,
 ) -> io::Result<bool> {
     for found in scanner.find_iter(text) {
@@ -186,7 +210,7 @@ fn scan_text<S: MailSink>(
             found,
             message_id: message_id.map(str::to_string),
             message_line,
-            part: part.to_string(),
+            part: part.label(),
         };
         if !sink.found(&f)? {
             return Ok(false);

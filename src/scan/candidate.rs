@@ -349,8 +349,8 @@ impl Scanner {
         }
         let text = &hay[start..end];
         match UriRef::parse_bytes(text) {
-            Ok(_) if self.shape_ok(&scheme, colon, &hay[..end]) => {
-                let text = Cow::Borrowed(std::str::from_utf8(text).expect("a parsed URI is ASCII"));
+            Ok(uri) if self.shape_ok(&scheme, colon, &hay[..end]) => {
+                let text = Cow::Borrowed(uri.as_str());
                 emit(Event::Found(self.found(
                     win,
                     state,
