@@ -439,3 +439,63 @@ fn r6_dropped_hyphen_reading_drops_it_and_ends_its_span() {
         checks::check_scan(&data);
     }
 }
+
+/// Mail mode (detected from a leading `From ` line) held a whole message in
+/// memory before scanning it, so one 100 MB message (a huge attachment, or
+/// a generated file that happens to start with `From `) cost over 200 MB:
+/// memory followed the input, which the CLI issue rules out ("a 2 GiB file
+/// must not need 2 GiB"). Peak RSS is polled until the process ends.
+#[cfg(target_os = "linux")]
+#[test]
+fn r6_one_huge_mail_message_keeps_memory_flat() {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
+        .arg("-c")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let head = "From a@example.org Mon Jan  1 00:00:00 2024\nFrom: a@example.org\n\
+                Subject: big\nContent-Type: text/plain\n\n";
+    stdin.write_all(head.as_bytes()).unwrap();
+    let lines = 1_300_000;
+    let mut block = String::new();
+    for i in 0..lines {
+        block.push_str(&format!(
+            "see http://example.org/some/path/{i} and more words here\n"
+        ));
+        if block.len() > 1 << 20 {
+            stdin.write_all(block.as_bytes()).unwrap();
+            block.clear();
+        }
+    }
+    stdin.write_all(block.as_bytes()).unwrap();
+    stdin.flush().unwrap();
+    drop(stdin);
+    // Poll the peak until the process ends (the scan of the message
+    // comes after the end of input).
+    let mut rss = 0;
+    while child.try_wait().unwrap().is_none() {
+        rss = rss.max(peak_rss_of(child.id()).unwrap_or(0));
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        lines.to_string()
+    );
+    assert!(
+        rss < PEAK_RSS_KB,
+        "peak RSS {rss} KiB for a {} MB message",
+        lines * 57 / 1_000_000
+    );
+}
