@@ -157,10 +157,11 @@ fn regressions(target: &str) -> Vec<PathBuf> {
 #[test]
 fn fuzz_regressions_still_pass() {
     type Check = fn(&[u8]);
-    let targets: [(&str, Check); 3] = [
+    let targets: [(&str, Check); 4] = [
         ("parse", checks::check_parse),
         ("parse_diff", checks::check_parse_diff),
         ("scan", checks::check_scan),
+        ("mail", checks::check_mail),
     ];
     for (target, check) in targets {
         for path in regressions(target) {

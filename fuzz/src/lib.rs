@@ -450,3 +450,23 @@ pub fn check_scan(data: &[u8]) {
         assert_eq!(streamed, events, "reads of up to {max} bytes (seed {seed})");
     }
 }
+
+/// Mail mode never panics and never fails on a slice, whatever the bytes
+/// (malformed headers, bad encodings, broken MIME), and every URI it
+/// reports parses as an absolute URI. The input gets an mbox `From ` line
+/// in front when it has none, so that the fuzzer is always in mail mode.
+pub fn check_mail(data: &[u8]) {
+    let mut input = Vec::with_capacity(data.len() + 48);
+    if !data.starts_with(b"From ") {
+        input.extend_from_slice(b"From a@example.org Mon Jan  1 00:00:00 2024\n");
+    }
+    input.extend_from_slice(data);
+    let scanner = Scanner::new();
+    let mut sink = |f: &uriscan::mail::MailFound<'_>| {
+        let uri = UriRef::parse(f.found.as_str())
+            .unwrap_or_else(|e| panic!("mail reported {:?}: {e}", f.found.as_str()));
+        assert!(uri.is_absolute(), "mail reported {:?}", f.found.as_str());
+        Ok(true)
+    };
+    uriscan::mail::scan_mail(&scanner, &input[..], &mut sink).expect("reading a slice cannot fail");
+}
