@@ -6,6 +6,7 @@
 //! The plain cases (a missing file, an unreadable file for a non-root user,
 //! a FIFO in a tree, `head -1`, `/dev/full` with one line) are in
 //! `tests/cli.rs`; these go further.
+#![cfg(feature = "cli")]
 
 #[allow(dead_code)]
 #[path = "../examples/hostile/gen.rs"]

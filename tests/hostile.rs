@@ -7,6 +7,7 @@
 //! (default 0.1: 10 MB of `<`, 100 MB of NUL, ...). Each is scanned in a child
 //! process so that its peak RSS is its own. The wall bound only catches
 //! quadratic behaviour; `benches/hostile.sh` measures real speed.
+#![cfg(all(feature = "cli", feature = "mail"))]
 
 #[allow(dead_code)]
 #[path = "../fuzz/src/lib.rs"]

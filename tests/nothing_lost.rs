@@ -3,6 +3,7 @@
 //! slice iterator, through `scan_reader` with random read sizes, and through
 //! the binary; and `-j1` and `-jN` print the same bytes over
 //! `../shared/corpus/`.
+#![cfg(feature = "cli")]
 
 mod common;
 
