@@ -18,6 +18,20 @@ pub struct RawMessage {
 /// How much is read at once.
 const CHUNK: usize = 256 * 1024;
 
+/// The largest message decoded as mail: a longer one (a huge attachment, a
+/// generated file that starts with `From `) would have to be held whole.
+pub const MAX_MESSAGE: usize = 16 << 20;
+
+/// What [`Messages::next_message`] gives.
+#[derive(Debug)]
+pub enum Item {
+    /// A whole message.
+    Message(RawMessage),
+    /// A message longer than [`MAX_MESSAGE`] starts at this line; the rest
+    /// of the input is left to [`Messages::into_rest`].
+    TooLarge { line: u64 },
+}
+
 /// Reads messages one by one from `rdr`; memory is bounded by the largest
 /// message plus one read, not by the input.
 ///
@@ -55,7 +69,7 @@ impl<R: Read> Messages<R> {
     /// # Errors
     ///
     /// A read error of the underlying reader.
-    pub fn next_message(&mut self) -> io::Result<Option<RawMessage>> {
+    pub fn next_message(&mut self) -> io::Result<Option<Item>> {
         // Drop what was returned before, now and then.
         if self.start > CHUNK {
             self.buf.drain(..self.start);
@@ -68,6 +82,9 @@ impl<R: Read> Messages<R> {
             }
             if self.eof {
                 break self.buf.len();
+            }
+            if self.buf.len() - self.start > MAX_MESSAGE {
+                return Ok(Some(Item::TooLarge { line: self.line }));
             }
             searched = self.buf.len().saturating_sub(8).max(self.start);
             self.fill()?;
@@ -84,10 +101,17 @@ impl<R: Read> Messages<R> {
         } else {
             text
         };
-        Ok(Some(RawMessage {
+        Ok(Some(Item::Message(RawMessage {
             bytes: unescape_from_lines(body),
             line,
-        }))
+        })))
+    }
+
+    /// The input not yet returned, as one reader.
+    pub fn into_rest(self) -> impl Read {
+        let mut unread = io::Cursor::new(self.buf);
+        unread.set_position(self.start as u64);
+        unread.chain(self.rdr)
     }
 
     /// Where the message at `start` ends (the offset of the next one's
@@ -197,7 +221,7 @@ mod tests {
     fn split(input: &str) -> Vec<(u64, String)> {
         let mut messages = Messages::new(input.as_bytes());
         let mut all = Vec::new();
-        while let Some(m) = messages.next_message().unwrap() {
+        while let Some(Item::Message(m)) = messages.next_message().unwrap() {
             all.push((m.line, String::from_utf8(m.bytes).unwrap()));
         }
         all

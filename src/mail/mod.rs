@@ -23,8 +23,11 @@
 //!   of the usual fields (`From`, `To`, `Subject`, `Date`, `Message-ID`,
 //!   `Received`, …).
 //! - **Messages** are split at `From ` lines that follow a blank line (and
-//!   at the first line); `>From ` lines lose one `>` (mboxrd). Memory is
-//!   bounded by the largest message.
+//!   at the first line); `>From ` lines lose one `>` (mboxrd). A message is
+//!   held whole to be decoded, up to 16 MiB: past that (a huge attachment,
+//!   a generated file that starts with `From `) the message and the rest of
+//!   the input are scanned as raw text, streamed, with a warning, so memory
+//!   stays bounded whatever the input.
 //! - **Parts**: text parts are decoded (transfer encoding, charset to
 //!   UTF-8) by `mail-parser`, `format=flowed` lines are joined (RFC 3676,
 //!   `delsp=yes` honoured), and the text is scanned by the Appendix C rules.
@@ -96,12 +99,41 @@ pub fn scan_mail<R: Read, S: MailSink>(scanner: &Scanner, rdr: R, sink: &mut S) 
     // Only what decoding needs is parsed; every other header stays raw
     // (parsing `Received` chains costs more than all the rest).
     let parser = MessageParser::new().with_mime_headers().with_message_ids();
-    while let Some(raw) = messages.next_message()? {
-        if !scan_message(scanner, &parser, &raw.bytes, raw.line, sink)? {
-            break;
+    loop {
+        match messages.next_message()? {
+            None => return Ok(()),
+            Some(mbox::Item::Message(raw)) => {
+                if !scan_message(scanner, &parser, &raw.bytes, raw.line, sink)? {
+                    return Ok(());
+                }
+            }
+            Some(mbox::Item::TooLarge { line }) => {
+                sink.warning(
+                    line,
+                    "message larger than 16 MiB: it and the rest of the input are scanned as raw text",
+                );
+                return scan_raw_rest(scanner, messages.into_rest(), line, sink);
+            }
         }
     }
-    Ok(())
+}
+
+/// Streams the rest of an input through the plain scanner, in bounded
+/// memory, reporting each URI as part `raw` of the message at `line`.
+fn scan_raw_rest<R: Read, S: MailSink>(
+    scanner: &Scanner,
+    rest: R,
+    line: u64,
+    sink: &mut S,
+) -> io::Result<()> {
+    scanner.scan_reader(rest, |found: &Found<'_>| {
+        sink.found(&MailFound {
+            found: found.clone(),
+            message_id: None,
+            message_line: line,
+            part: "raw".to_string(),
+        })
+    })
 }
 
 /// Scans one message; returns false when the sink asked to stop.
