@@ -46,6 +46,7 @@
 
 mod html;
 mod mbox;
+mod plain;
 
 use std::borrow::Cow;
 use std::io::{self, Read};
@@ -144,6 +145,21 @@ fn scan_message<S: MailSink>(
     line: u64,
     sink: &mut S,
 ) -> io::Result<bool> {
+    if let Some(p) = plain::split(raw) {
+        for (name, value) in p.headers {
+            if !scan_text(scanner, value, p.message_id, line, Part::Header(name), sink)? {
+                return Ok(false);
+            }
+        }
+        return scan_text(
+            scanner,
+            p.body,
+            p.message_id,
+            line,
+            Part::Named("text/plain"),
+            sink,
+        );
+    }
     let Some(message) = parser.parse(raw) else {
         sink.warning(line, "not a parseable message; scanned as raw text");
         return scan_text(scanner, raw, None, line, Part::Named("raw"), sink);
