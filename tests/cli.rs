@@ -480,3 +480,22 @@ fn corpus_output_is_identical_whatever_the_threads() {
     assert_eq!(one.status.code(), Some(0));
     assert!(one.stdout == many.stdout, "-j1 and -j4 differ");
 }
+
+/// A candidate longer than the scanner's limit is given up on and said so.
+#[test]
+fn over_long_candidates_are_reported() {
+    let d = Dir::new();
+    d.write(
+        "long.txt",
+        format!("x http://a.org/{} http://b.org/\n", "a".repeat(70_000)),
+    );
+    let o = d.run(&["--stats", "long.txt"]);
+    assert_eq!(stdout(&o), "http://b.org/\n");
+    assert_eq!(o.status.code(), Some(0));
+    let err = stderr(&o);
+    assert!(
+        err.contains("long.txt: warning: 1 candidate(s) longer than 64 KiB skipped"),
+        "{err}"
+    );
+    assert!(err.contains("1 over-long candidates skipped"), "{err}");
+}

@@ -42,8 +42,8 @@ pub fn stats(t: &crate::output::Totals, secs: f64) {
     let mb = t.bytes as f64 / 1e6;
     let rate = if secs > 0.0 { mb / secs } else { 0.0 };
     error(&format!(
-        "{} files scanned, {} binary skipped, {} errors; {:.1} MB, {} URIs in {:.3} s ({:.0} MB/s)",
-        t.files, t.binary, t.errors, mb, t.uris, secs, rate
+        "{} files scanned, {} binary skipped, {} errors; {:.1} MB, {} URIs, {} over-long candidates skipped in {:.3} s ({:.0} MB/s)",
+        t.files, t.binary, t.errors, mb, t.uris, t.too_long, secs, rate
     ));
 }
 

@@ -24,6 +24,7 @@ pub struct Totals {
     pub errors: u64,
     pub bytes: u64,
     pub uris: u64,
+    pub too_long: u64,
 }
 
 /// Writes what the scans found.
@@ -84,6 +85,16 @@ impl<'c, W: Write> Printer<'c, W> {
     /// Ends an input: its count (`-c`), its error or binary note.
     pub fn done(&mut self, input: &Input, summary: Summary) -> io::Result<()> {
         self.totals.bytes += summary.bytes;
+        self.totals.too_long += summary.too_long;
+        if summary.too_long > 0 {
+            self.out.flush()?;
+            crate::messages::error(&format!(
+                "{}: warning: {} candidate(s) longer than {} KiB skipped",
+                display(input),
+                summary.too_long,
+                uriscan::DEFAULT_MAX_CANDIDATE_LEN / 1024
+            ));
+        }
         if let Some(reason) = &summary.error {
             self.totals.errors += 1;
             self.out.flush()?;

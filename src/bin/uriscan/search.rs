@@ -61,6 +61,8 @@ pub enum Event {
 pub struct Summary {
     pub bytes: u64,
     pub binary: bool,
+    /// Candidates longer than the scanner's limit, given up on.
+    pub too_long: u64,
     /// Why the input could not be read (wholly or in part).
     pub error: Option<String>,
 }
@@ -129,6 +131,7 @@ fn scan_reader<R: Read>(
         batch: Vec::new(),
         send,
     };
+    let mut too_long = 0;
     let result = if mail {
         uriscan::mail::scan_mail(
             &cfg.scanner,
@@ -139,17 +142,20 @@ fn scan_reader<R: Read>(
             },
         )
     } else {
-        cfg.scanner.scan_reader(&mut counted, |f: &Found<'_>| {
-            if keep(cfg, f) {
-                batch.push(record(f, None));
-            }
-            Ok(true)
-        })
+        cfg.scanner.scan_reader(
+            &mut counted,
+            TextRecords {
+                cfg,
+                out: &mut batch,
+                too_long: &mut too_long,
+            },
+        )
     };
     batch.flush();
     let bytes = counted.bytes;
     result.map(|()| Summary {
         bytes,
+        too_long,
         ..Summary::default()
     })
 }
@@ -172,6 +178,28 @@ impl Batcher<'_> {
         if !self.batch.is_empty() {
             (self.send)(Event::Records(std::mem::take(&mut self.batch)));
         }
+    }
+}
+
+/// Turns what the scanner finds in plain text into records, and counts the
+/// over-long candidates it gives up on.
+struct TextRecords<'a, 'b> {
+    cfg: &'a Config,
+    out: &'a mut Batcher<'b>,
+    too_long: &'a mut u64,
+}
+
+impl uriscan::Sink for TextRecords<'_, '_> {
+    fn found(&mut self, f: &Found<'_>) -> io::Result<bool> {
+        if keep(self.cfg, f) {
+            self.out.push(record(f, None));
+        }
+        Ok(true)
+    }
+
+    fn too_long(&mut self, _start: usize, _line: u64) -> io::Result<bool> {
+        *self.too_long += 1;
+        Ok(true)
     }
 }
 
