@@ -175,40 +175,38 @@ impl Scanner {
         }
         // Most `:` in text cannot end a scheme: a space or a line end
         // follows (`Note: `, `From: `), no scheme byte precedes, or digits
-        // stand on both sides (`12:30`). They are passed over here, without
-        // a call per colon.
-        let next = memchr::memchr_iter(b':', &hay[from..])
-            .map(|p| from + p)
-            .find(|&colon| {
-                let before = colon.checked_sub(1).map(|i| hay[i]);
-                if !before.is_some_and(|b| SCHEME.contains(b)) {
-                    return false;
-                }
-                match hay.get(colon + 1) {
-                    Some(&b) => {
-                        URI.contains(b)
-                            && !(b.is_ascii_digit() && before.is_some_and(|b| b.is_ascii_digit()))
-                    }
-                    None => !win.eof,
-                }
-            });
-        let Some(colon) = next else {
-            state.pos = win.offset + hay.len();
-            return Step::Exhausted;
-        };
-        if colon + 1 == hay.len() {
-            state.pos = win.offset + colon;
-            return Step::NeedMore;
-        }
-        let Some(scheme) = (match self.scheme_before(win, colon) {
-            Ok(s) => s,
-            Err(NeedMore) => {
-                state.pos = win.offset + colon;
-                return Step::NeedMore;
+        // stand on both sides (`12:30`). They, and the colons with no
+        // scheme before them, are passed over here, in one loop.
+        let mut colons = memchr::memchr_iter(b':', &hay[from..]).map(|p| from + p);
+        let (colon, scheme) = loop {
+            let Some(colon) = colons.next() else {
+                state.pos = win.offset + hay.len();
+                return Step::Exhausted;
+            };
+            let before = colon.checked_sub(1).map(|i| hay[i]);
+            if !before.is_some_and(|b| SCHEME.contains(b)) {
+                continue;
             }
-        }) else {
-            state.pos = win.offset + colon + 1;
-            return Step::Progress;
+            match hay.get(colon + 1) {
+                Some(&b) if !URI.contains(b) => continue,
+                Some(&b) if b.is_ascii_digit() && before.is_some_and(|b| b.is_ascii_digit()) => {
+                    continue
+                }
+                Some(_) => {}
+                None if win.eof => continue,
+                None => {
+                    state.pos = win.offset + colon;
+                    return Step::NeedMore;
+                }
+            }
+            match self.scheme_before(win, colon) {
+                Ok(Some(scheme)) => break (colon, scheme),
+                Ok(None) => {}
+                Err(NeedMore) => {
+                    state.pos = win.offset + colon;
+                    return Step::NeedMore;
+                }
+            }
         };
         match self.candidate(win, state, scheme, colon, emit) {
             Ok(resume) => {
