@@ -1,6 +1,8 @@
 //! Property tests of the parser and the scanner (proptest, fixed cases so
 //! CI is repeatable; raise PROPTEST_CASES for a longer campaign).
 
+mod common;
+
 use proptest::prelude::*;
 use uriscan::{Found, Scanner, UriRef};
 
@@ -69,21 +71,6 @@ fn reassemble(u: &UriRef<'_>) -> String {
     s
 }
 
-fn stream(scanner: &Scanner, text: &[u8], read_size: usize) -> Vec<Found<'static>> {
-    let mut all = Vec::new();
-    scanner
-        .scan_reader_with_read_size(
-            text,
-            |f: &Found<'_>| {
-                all.push(f.clone().into_owned());
-                Ok(true)
-            },
-            read_size,
-        )
-        .unwrap();
-    all
-}
-
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
 
@@ -126,7 +113,7 @@ proptest! {
     ) {
         let scanner = Scanner::new();
         let slice: Vec<Found<'static>> = scanner.find_iter(&text).map(Found::into_owned).collect();
-        prop_assert_eq!(&stream(&scanner, &text, read_size), &slice);
+        prop_assert_eq!(&common::stream_scan(&scanner, &text, read_size), &slice);
         for f in &slice {
             prop_assert!(UriRef::parse(f.as_str()).is_ok(), "{:?}", f.as_str());
             let span = &text[f.span().range()];
@@ -145,6 +132,6 @@ proptest! {
     fn scanner_never_panics_on_bytes(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
         let scanner = Scanner::builder().report_invalid(true).any_scheme(true).build();
         let slice: Vec<Found<'static>> = scanner.find_iter(&bytes).map(Found::into_owned).collect();
-        prop_assert_eq!(stream(&scanner, &bytes, 3), slice);
+        prop_assert_eq!(common::stream_scan(&scanner, &bytes, 3), slice);
     }
 }

@@ -3,6 +3,8 @@
 //! before scanning), and the list gives the URIs expected, in order.
 //! Every case is also re-run through the streaming reader with tiny reads.
 
+mod common;
+
 use uriscan::{Delimiter, Found, HyphenMode, Scanner};
 
 /// Removes the `|` markers; returns the text and the marked spans.
@@ -24,21 +26,6 @@ fn slice_scan(scanner: &Scanner, text: &[u8]) -> Vec<Found<'static>> {
     scanner.find_iter(text).map(Found::into_owned).collect()
 }
 
-fn stream_scan(scanner: &Scanner, text: &[u8], read_size: usize) -> Vec<Found<'static>> {
-    let mut all = Vec::new();
-    scanner
-        .scan_reader_with_read_size(
-            text,
-            |f: &Found<'_>| {
-                all.push(f.clone().into_owned());
-                Ok(true)
-            },
-            read_size,
-        )
-        .unwrap();
-    all
-}
-
 /// Checks one case with `scanner`, and that streaming agrees.
 fn check(scanner: &Scanner, marked: &str, want: &[&str]) -> Vec<Found<'static>> {
     let (text, spans) = unmark(marked);
@@ -58,7 +45,7 @@ fn check(scanner: &Scanner, marked: &str, want: &[&str]) -> Vec<Found<'static>> 
     assert_eq!(got_spans, want_spans, "spans of {marked:?}");
     for size in [1, 2, 3, 7, 64, 0] {
         assert_eq!(
-            stream_scan(scanner, text.as_bytes(), size),
+            common::stream_scan(scanner, text.as_bytes(), size),
             found,
             "read size {size}: {marked:?}"
         );

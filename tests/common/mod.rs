@@ -25,3 +25,24 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
     eprintln!("note: skipping, {} is absent", dir.display());
     None
 }
+
+/// Everything `scan_reader` finds in `text` with reads of `read_size`
+/// bytes, owned, for comparisons with the slice iterator.
+pub fn stream_scan(
+    scanner: &uriscan::Scanner,
+    text: &[u8],
+    read_size: usize,
+) -> Vec<uriscan::Found<'static>> {
+    let mut all = Vec::new();
+    scanner
+        .scan_reader_with_read_size(
+            text,
+            |f: &uriscan::Found<'_>| {
+                all.push(f.clone().into_owned());
+                Ok(true)
+            },
+            read_size,
+        )
+        .unwrap();
+    all
+}
