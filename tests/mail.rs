@@ -41,7 +41,7 @@ fn fixtures_give_their_expected_uris() {
         assert_eq!(scan(&bytes).join("\n") + "\n", want, "{}", path.display());
         checked += 1;
     }
-    assert_eq!(checked, 4);
+    assert_eq!(checked, 5);
 }
 
 #[test]

@@ -1,142 +1,178 @@
 //! What an HTML part says to a reader: the `href` and `src` attribute values
 //! and the text, with character references decoded. A small tag scanner,
 //! not an HTML parser: enough for mail, never a panic on broken markup.
+//!
+//! It works on bytes, jumping from `<` to `<` and `&` to `&` with memchr:
+//! every byte it looks for is ASCII, so each slice it takes of the UTF-8
+//! input is UTF-8 too.
+
+use memchr::{memchr, memchr3};
 
 /// Returns the text to scan for an HTML document: each `href`/`src` value
 /// on a line of its own, then the text with tags replaced by spaces (so a
 /// tag never glues two words), character references decoded. The content
 /// of `<script>` and `<style>` is left out.
-pub fn scannable_text(html: &str) -> String {
-    let mut links = String::new();
-    let mut text = String::with_capacity(html.len());
+pub fn scannable_text(html: &str) -> Vec<u8> {
+    let html = html.as_bytes();
+    let mut links = Vec::new();
+    let mut text = Vec::with_capacity(html.len());
     let mut rest = html;
-    while let Some(lt) = rest.find('<') {
+    while let Some(lt) = memchr(b'<', rest) {
         decode_into(&rest[..lt], &mut text);
         rest = &rest[lt..];
         let Some(gt) = tag_end(rest) else {
-            decode_into(rest, &mut text);
-            rest = "";
-            break;
+            break; // an unclosed `<`: the rest is text
         };
         let tag = &rest[1..gt];
         rest = &rest[gt + 1..];
-        text.push(' ');
-        let name: String = tag
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric())
-            .collect::<String>()
-            .to_ascii_lowercase();
-        for value in link_attributes(tag) {
+        text.push(b' ');
+        let name_len = tag
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(tag.len());
+        let name = &tag[..name_len];
+        for value in link_values(&tag[name_len..]) {
             decode_into(value, &mut links);
-            links.push('\n');
+            links.push(b'\n');
         }
-        if name == "script" || name == "style" {
-            let close = format!("</{name}");
-            match find_ascii_case_insensitive(rest, &close) {
-                Some(at) => rest = &rest[at..],
-                None => rest = "",
-            }
+        if name.eq_ignore_ascii_case(b"script") || name.eq_ignore_ascii_case(b"style") {
+            rest = &rest[find_close(rest, name).unwrap_or(rest.len())..];
         }
     }
     decode_into(rest, &mut text);
-    links.push('\n');
-    links.push_str(&text);
+    links.push(b'\n');
+    links.extend_from_slice(&text);
     links
 }
 
-/// The offset of the `>` that ends the tag starting at `s[0] == '<'`,
+/// The offset of the `>` that ends the tag starting at `s[0] == b'<'`,
 /// skipping `>` inside quoted attribute values.
-fn tag_end(s: &str) -> Option<usize> {
-    let mut quote = None;
-    for (i, c) in s.char_indices().skip(1) {
-        match (quote, c) {
-            (None, '"' | '\'') => quote = Some(c),
-            (Some(q), c) if c == q => quote = None,
-            (None, '>') => return Some(i),
-            _ => {}
+fn tag_end(s: &[u8]) -> Option<usize> {
+    let mut at = 1;
+    loop {
+        at += memchr3(b'>', b'"', b'\'', &s[at..])?;
+        let quote = s[at];
+        if quote == b'>' {
+            return Some(at);
         }
+        at += 1;
+        at += memchr(quote, &s[at..])? + 1;
+    }
+}
+
+/// The values of the `href` and `src` attributes among a tag's
+/// attributes (what follows its name), in order.
+fn link_values(mut attrs: &[u8]) -> Vec<&[u8]> {
+    let mut values = Vec::new();
+    loop {
+        attrs = skip(attrs, |b| b.is_ascii_whitespace() || b == b'/');
+        if attrs.is_empty() {
+            return values;
+        }
+        let name_len = attrs
+            .iter()
+            .position(|&b| b.is_ascii_whitespace() || b == b'=' || b == b'/')
+            .unwrap_or(attrs.len())
+            .max(1);
+        let name = &attrs[..name_len];
+        attrs = skip(&attrs[name_len..], |b| b.is_ascii_whitespace());
+        let Some(after_eq) = attrs.strip_prefix(b"=") else {
+            continue; // an attribute without a value
+        };
+        attrs = skip(after_eq, |b| b.is_ascii_whitespace());
+        let value = match attrs.first() {
+            Some(&q @ (b'"' | b'\'')) => {
+                let inside = &attrs[1..];
+                let len = memchr(q, inside).unwrap_or(inside.len());
+                attrs = inside.get(len + 1..).unwrap_or_default();
+                &inside[..len]
+            }
+            _ => {
+                let len = attrs
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace())
+                    .unwrap_or(attrs.len());
+                let value = &attrs[..len];
+                attrs = &attrs[len..];
+                value
+            }
+        };
+        if name.eq_ignore_ascii_case(b"href") || name.eq_ignore_ascii_case(b"src") {
+            values.push(value.trim_ascii());
+        }
+    }
+}
+
+fn skip(s: &[u8], what: impl Fn(u8) -> bool) -> &[u8] {
+    &s[s.iter().position(|&b| !what(b)).unwrap_or(s.len())..]
+}
+
+/// Where `</name` (any case) starts in `s`.
+fn find_close(s: &[u8], name: &[u8]) -> Option<usize> {
+    let mut at = 0;
+    while let Some(p) = memchr(b'<', &s[at..]) {
+        at += p;
+        let after = &s[at + 1..];
+        if after.first() == Some(&b'/')
+            && after.len() > name.len()
+            && after[1..=name.len()].eq_ignore_ascii_case(name)
+        {
+            return Some(at);
+        }
+        at += 1;
     }
     None
 }
 
-/// The values of the `href` and `src` attributes of a tag's inside.
-fn link_attributes(tag: &str) -> Vec<&str> {
-    let mut values = Vec::new();
-    let lower = tag.to_ascii_lowercase();
-    for name in ["href", "src"] {
-        let mut from = 0;
-        while let Some(at) = lower[from..].find(name).map(|p| from + p) {
-            from = at + name.len();
-            let before_ok = at == 0 || lower.as_bytes()[at - 1].is_ascii_whitespace();
-            let after = lower[from..].trim_start();
-            if !before_ok || !after.starts_with('=') {
-                continue;
-            }
-            let value_start = tag.len() - after.len() + 1;
-            let v = tag[value_start..].trim_start();
-            let value = match v.chars().next() {
-                Some(q @ ('"' | '\'')) => v[1..].split(q).next().unwrap_or(""),
-                _ => v
-                    .split(|c: char| c.is_ascii_whitespace() || c == '>')
-                    .next()
-                    .unwrap_or(""),
-            };
-            values.push(value.trim());
-        }
-    }
-    values
-}
-
-fn find_ascii_case_insensitive(hay: &str, needle: &str) -> Option<usize> {
-    hay.as_bytes()
-        .windows(needle.len())
-        .position(|w| w.eq_ignore_ascii_case(needle.as_bytes()))
-}
-
 /// Appends `s` with its character references (`&amp;`, `&#38;`, `&#x26;`,
 /// and the few named ones mail uses) decoded.
-fn decode_into(s: &str, out: &mut String) {
+fn decode_into(s: &[u8], out: &mut Vec<u8>) {
     let mut rest = s;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
+    while let Some(amp) = memchr(b'&', rest) {
+        out.extend_from_slice(&rest[..amp]);
         rest = &rest[amp..];
         let end = rest[1..]
-            .find(|c: char| !c.is_ascii_alphanumeric() && c != '#')
-            .map(|p| p + 1);
-        let (name, consumed) = match end {
-            Some(e) if rest[e..].starts_with(';') => (&rest[1..e], e + 1),
-            Some(e) => (&rest[1..e], e),
-            None => (&rest[1..], rest.len()),
+            .iter()
+            .position(|&b| !b.is_ascii_alphanumeric() && b != b'#')
+            .map_or(rest.len(), |p| p + 1);
+        let name = &rest[1..end];
+        let consumed = if rest[end..].starts_with(b";") {
+            end + 1
+        } else {
+            end
         };
         match reference(name) {
             Some(c) => {
-                out.push(c);
+                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
                 rest = &rest[consumed..];
             }
             None => {
-                out.push('&');
+                out.push(b'&');
                 rest = &rest[1..];
             }
         }
     }
-    out.push_str(rest);
+    out.extend_from_slice(rest);
 }
 
-fn reference(name: &str) -> Option<char> {
-    if let Some(num) = name.strip_prefix('#') {
-        let code = match num.strip_prefix(['x', 'X']) {
-            Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-            None => num.parse().ok()?,
+/// The character a reference's name (what is between `&` and `;`) stands
+/// for, if it is numeric or one of the names mail uses.
+fn reference(name: &[u8]) -> Option<char> {
+    if let Some(num) = name.strip_prefix(b"#") {
+        let (digits, radix) = match num.strip_prefix(b"x").or(num.strip_prefix(b"X")) {
+            Some(hex) => (hex, 16),
+            None => (num, 10),
         };
+        let code = u32::from_str_radix(std::str::from_utf8(digits).ok()?, radix).ok()?;
         return char::from_u32(code);
     }
     Some(match name {
-        "amp" => '&',
-        "lt" => '<',
-        "gt" => '>',
-        "quot" => '"',
-        "apos" => '\'',
-        "nbsp" => '\u{a0}',
+        b"amp" => '&',
+        b"lt" => '<',
+        b"gt" => '>',
+        b"quot" => '"',
+        b"apos" => '\'',
+        b"nbsp" => '\u{a0}',
         _ => return None,
     })
 }
@@ -152,7 +188,7 @@ mod tests {
             <a href=http://z.org/ title=x>z</a> &lt;http://w.org/&gt; &#104;ttp://n.org/</p>"#;
         let out = scannable_text(html);
         let found: Vec<String> = crate::Scanner::new()
-            .find_iter(out.as_bytes())
+            .find_iter(&out)
             .map(|f| f.as_str().to_string())
             .collect();
         assert_eq!(

@@ -9,7 +9,7 @@
 //! let mbox = b"From a@example.org Mon Jan  1 00:00:00 2024\nSubject: hi\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\nSee https://example.org/a?b=3D1&c=\n=3D2 now.\n";
 //! let mut uris = Vec::new();
 //! mail::scan_mail(&Scanner::new(), &mbox[..], &mut |f: &mail::MailFound<'_>| {
-//!     uris.push((f.found.as_str().to_string(), f.part.clone(), f.message_line));
+//!     uris.push((f.found.as_str().to_string(), f.part.to_string(), f.message_line));
 //!     Ok(true)
 //! })?;
 //! assert_eq!(uris, [("https://example.org/a?b=1&c=2".to_string(), "text/plain".to_string(), 1)]);
@@ -44,18 +44,20 @@
 //!   within a decoded part say nothing about the file, so
 //!   [`MailFound::found`]'s own positions are relative to the decoded part.
 
+mod header;
 mod html;
 mod mbox;
-mod plain;
 
 use std::borrow::Cow;
 use std::io::{self, Read};
+use std::sync::OnceLock;
 
-use mail_parser::{MessageParser, MimeHeaders, PartType};
+use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
 
 use crate::scan::{Found, Scanner};
 
-pub use self::mbox::looks_like_mail;
+use self::header::Head;
+pub use self::mbox::{looks_like_mail, Item, Messages, RawMessage, MAX_MESSAGE};
 
 /// A URI found in a message.
 #[derive(Debug)]
@@ -63,12 +65,13 @@ pub struct MailFound<'a> {
     /// The URI, with positions relative to the decoded part.
     pub found: Found<'a>,
     /// The message's `Message-ID`, without angle brackets, if it has one.
-    pub message_id: Option<String>,
+    pub message_id: Option<&'a str>,
     /// The 1-based line of the input where the message starts.
     pub message_line: u64,
-    /// Where in the message: `text/plain`, `text/html`, `header:List-Archive`,
-    /// or `raw` for a message that could not be parsed.
-    pub part: String,
+    /// Where in the message: `text/plain`, `text/html` (or another `text/`
+    /// type), `header:List-Archive`, or `raw` for text that could not be
+    /// decoded.
+    pub part: &'a str,
 }
 
 /// Receives what [`scan_mail`] finds; return `Ok(false)` to stop.
@@ -90,114 +93,188 @@ impl<F: FnMut(&MailFound<'_>) -> io::Result<bool>> MailSink for F {
     }
 }
 
-/// Scans every message of `rdr` (an mbox or one message).
+/// Scans every message of `rdr` (an mbox or one message), one message at a
+/// time: memory is bounded by the largest message ([`MAX_MESSAGE`]).
+///
+/// To scan the messages of one input on several threads, split it with
+/// [`Messages`] and give each message to [`scan_message`].
 ///
 /// # Errors
 ///
 /// A read error, or the first error `sink` returns.
 pub fn scan_mail<R: Read, S: MailSink>(scanner: &Scanner, rdr: R, sink: &mut S) -> io::Result<()> {
-    let mut messages = mbox::Messages::new(rdr);
-    // Only what decoding needs is parsed; every other header stays raw
-    // (parsing `Received` chains costs more than all the rest).
-    let parser = MessageParser::new().with_mime_headers().with_message_ids();
+    let mut messages = Messages::new(rdr);
     loop {
         match messages.next_message()? {
             None => return Ok(()),
-            Some(mbox::Item::Message(raw)) => {
-                if !scan_message(scanner, &parser, &raw.bytes, raw.line, sink)? {
+            Some(Item::Message(message)) => {
+                if !scan_message(scanner, &message, sink)? {
                     return Ok(());
                 }
             }
-            Some(mbox::Item::TooLarge { line }) => {
-                sink.warning(
-                    line,
-                    "message larger than 16 MiB: it and the rest of the input are scanned as raw text",
-                );
-                return scan_raw_rest(scanner, messages.into_rest(), line, sink);
+            Some(Item::TooLarge { line }) => {
+                return scan_too_large(scanner, messages, line, sink);
             }
         }
     }
 }
 
-/// Streams the rest of an input through the plain scanner, in bounded
-/// memory, reporting each URI as part `raw` of the message at `line`.
-fn scan_raw_rest<R: Read, S: MailSink>(
+/// What [`scan_mail`] does after [`Item::TooLarge`]: warns, then streams
+/// the rest of the input through the plain scanner in bounded memory,
+/// reporting each URI as part `raw` of the message at `line`.
+///
+/// # Errors
+///
+/// A read error, or the first error `sink` returns.
+pub fn scan_too_large<R: Read, S: MailSink>(
     scanner: &Scanner,
-    rest: R,
+    messages: Messages<R>,
     line: u64,
     sink: &mut S,
 ) -> io::Result<()> {
-    scanner.scan_reader(rest, |found: &Found<'_>| {
+    sink.warning(
+        line,
+        "message larger than 16 MiB: it and the rest of the input are scanned as raw text",
+    );
+    scanner.scan_reader(messages.into_rest(), |found: &Found<'_>| {
         sink.found(&MailFound {
             found: found.clone(),
             message_id: None,
             message_line: line,
-            part: "raw".to_string(),
+            part: "raw",
         })
     })
 }
 
-/// Scans one message; returns false when the sink asked to stop.
-fn scan_message<S: MailSink>(
+/// The MIME parser, built once: it parses only the MIME headers (which
+/// decoding needs) and skips the others, which [`Head`] reads raw.
+fn mime_parser() -> &'static MessageParser {
+    static PARSER: OnceLock<MessageParser> = OnceLock::new();
+    PARSER.get_or_init(|| {
+        MessageParser::new()
+            .with_mime_headers()
+            .default_header_ignore()
+    })
+}
+
+/// Scans one message: its header values, then each text part, decoded.
+/// Returns false when the sink asked to stop.
+///
+/// # Errors
+///
+/// The first error `sink` returns.
+pub fn scan_message<S: MailSink>(
     scanner: &Scanner,
-    parser: &MessageParser,
-    raw: &[u8],
-    line: u64,
+    message: &RawMessage,
     sink: &mut S,
 ) -> io::Result<bool> {
-    if let Some(p) = plain::split(raw) {
-        for (name, value) in p.headers {
-            if !scan_text(scanner, value, p.message_id, line, Part::Header(name), sink)? {
+    let head = Head::parse(&message.bytes);
+    let place = Place {
+        scanner,
+        message_id: head.message_id,
+        line: message.line,
+    };
+    if !place.scan_head(&head, sink)? {
+        return Ok(false);
+    }
+    if !head.needs_decoding {
+        return place.scan_text(head.body, Part::Named("text/plain"), sink);
+    }
+    let mime = head.mime_message();
+    match mime_parser().parse(&mime) {
+        Some(parsed) => place.scan_parts(&parsed, sink),
+        None => {
+            sink.warning(message.line, "not a parseable message; scanned as raw text");
+            place.scan_text(head.body, Part::Named("raw"), sink)
+        }
+    }
+}
+
+/// The message being scanned, and what each URI found in it is reported
+/// with.
+struct Place<'a> {
+    scanner: &'a Scanner,
+    message_id: Option<&'a str>,
+    line: u64,
+}
+
+impl Place<'_> {
+    /// Scans each header field's value.
+    fn scan_head<S: MailSink>(&self, head: &Head<'_>, sink: &mut S) -> io::Result<bool> {
+        for field in &head.fields {
+            // Every URI has a `:`; most header values (dates, addresses
+            // aside) have none.
+            if memchr::memchr(b':', field.value).is_some()
+                && !self.scan_text(field.value, Part::Header(field.name), sink)?
+            {
                 return Ok(false);
             }
         }
-        return scan_text(
-            scanner,
-            p.body,
-            p.message_id,
-            line,
-            Part::Named("text/plain"),
-            sink,
-        );
+        Ok(true)
     }
-    let Some(message) = parser.parse(raw) else {
-        sink.warning(line, "not a parseable message; scanned as raw text");
-        return scan_text(scanner, raw, None, line, Part::Named("raw"), sink);
-    };
-    let id = message.message_id().map(str::to_string);
-    let id = id.as_deref();
-    for (name, value) in message.headers_raw() {
-        if !scan_text(
-            scanner,
-            value.as_bytes(),
-            id,
-            line,
-            Part::Header(name),
-            sink,
-        )? {
-            return Ok(false);
+
+    /// Scans the parts of a parsed message: text and HTML decoded, nested
+    /// messages (`message/rfc822`, digests) with their own headers.
+    fn scan_parts<S: MailSink>(&self, message: &Message<'_>, sink: &mut S) -> io::Result<bool> {
+        for part in &message.parts {
+            if part.is_encoding_problem {
+                sink.warning(
+                    self.line,
+                    "a part's transfer encoding is malformed; scanned what could be decoded",
+                );
+            }
+            let ct = part.content_type();
+            let more = match &part.body {
+                PartType::Text(text) => self.scan_text(
+                    unflow(Cow::Borrowed(text), ct).as_bytes(),
+                    ct.map_or(Part::Named("text/plain"), Part::Mime),
+                    sink,
+                )?,
+                PartType::Html(html) => {
+                    self.scan_text(&html::scannable_text(html), Part::Named("text/html"), sink)?
+                }
+                PartType::Message(nested) => {
+                    self.scan_head(&Head::parse(nested.raw_message()), sink)?
+                        && self.scan_parts(nested, sink)?
+                }
+                // What could not be decoded (a nested message that does not
+                // parse) is read as it is.
+                PartType::Binary(bytes) | PartType::InlineBinary(bytes)
+                    if part.is_encoding_problem =>
+                {
+                    self.scan_text(bytes, Part::Named("raw"), sink)?
+                }
+                _ => true,
+            };
+            if !more {
+                return Ok(false);
+            }
         }
+        Ok(true)
     }
-    for part in &message.parts {
-        if part.is_encoding_problem {
-            sink.warning(
-                line,
-                "a part's transfer encoding is malformed; scanned what could be decoded",
-            );
+
+    fn scan_text<S: MailSink>(
+        &self,
+        text: &[u8],
+        part: Part<'_>,
+        sink: &mut S,
+    ) -> io::Result<bool> {
+        // The label is made once, for the first URI found.
+        let mut label = None;
+        for found in self.scanner.find_iter(text) {
+            let label: &str = label.get_or_insert_with(|| part.label());
+            let f = MailFound {
+                found,
+                message_id: self.message_id,
+                message_line: self.line,
+                part: label,
+            };
+            if !sink.found(&f)? {
+                return Ok(false);
+            }
         }
-        let (text, label): (Cow<'_, str>, &str) = match &part.body {
-            PartType::Text(text) => (
-                unflow(Cow::Borrowed(text), part.content_type()),
-                "text/plain",
-            ),
-            PartType::Html(html) => (Cow::Owned(html::scannable_text(html)), "text/html"),
-            _ => continue,
-        };
-        if !scan_text(scanner, text.as_bytes(), id, line, Part::Named(label), sink)? {
-            return Ok(false);
-        }
+        Ok(true)
     }
-    Ok(true)
 }
 
 /// Joins the lines of a `format=flowed` text (RFC 3676): a line ending in a
@@ -233,38 +310,24 @@ fn unflow<'a>(
 #[derive(Clone, Copy)]
 enum Part<'a> {
     Named(&'static str),
-    Header(&'a str),
+    /// A header field, by name (empty for a line that is not a field).
+    Header(&'a [u8]),
+    /// A text part, by its content type.
+    Mime(&'a mail_parser::ContentType<'a>),
 }
 
 impl Part<'_> {
     fn label(self) -> String {
         match self {
             Part::Named(name) => name.to_string(),
-            Part::Header(name) => format!("header:{name}"),
+            Part::Header(b"") => "header".to_string(),
+            Part::Header(name) => format!("header:{}", String::from_utf8_lossy(name)),
+            Part::Mime(ct) => match ct.subtype() {
+                Some(sub) => format!("{}/{}", ct.ctype(), sub).to_ascii_lowercase(),
+                None => ct.ctype().to_ascii_lowercase(),
+            },
         }
     }
-}
-
-fn scan_text<S: MailSink>(
-    scanner: &Scanner,
-    text: &[u8],
-    message_id: Option<&str>,
-    message_line: u64,
-    part: Part<'_>,
-    sink: &mut S,
-) -> io::Result<bool> {
-    for found in scanner.find_iter(text) {
-        let f = MailFound {
-            found,
-            message_id: message_id.map(str::to_string),
-            message_line,
-            part: part.label(),
-        };
-        if !sink.found(&f)? {
-            return Ok(false);
-        }
-    }
-    Ok(true)
 }
 
 #[cfg(test)]
@@ -274,7 +337,7 @@ mod tests {
     fn uris(raw: &[u8]) -> Vec<(String, String)> {
         let mut all = Vec::new();
         scan_mail(&Scanner::new(), raw, &mut |f: &MailFound<'_>| {
-            all.push((f.part.clone(), f.found.as_str().to_string()));
+            all.push((f.part.to_string(), f.found.as_str().to_string()));
             Ok(true)
         })
         .unwrap();
@@ -315,8 +378,8 @@ mod tests {
         scan_mail(&Scanner::new(), &mbox[..], &mut |f: &MailFound<'_>| {
             all.push((
                 f.message_line,
-                f.message_id.clone(),
-                f.part.clone(),
+                f.message_id.map(str::to_string),
+                f.part.to_string(),
                 f.found.as_str().to_string(),
             ));
             Ok(true)
@@ -343,6 +406,29 @@ mod tests {
         assert_eq!(
             all[2],
             (8, None, "text/plain".into(), "http://two.example/".into())
+        );
+    }
+
+    #[test]
+    fn forwarded_messages_and_raw_headers_are_scanned() {
+        // A message/rfc822 part: its headers and its body are read too.
+        let raw = b"Subject: fwd\nFrom: x@y\nContent-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/enriched\n\nsee http://outer.example/\n--XX\nContent-Type: message/rfc822\n\nList-Archive: <http://inner.example/archive/>\nSubject: inner\n\nhttp://inner.example/body\n--XX--\n";
+        assert_eq!(
+            uris(raw),
+            [
+                ("text/enriched".into(), "http://outer.example/".into()),
+                (
+                    "header:List-Archive".into(),
+                    "http://inner.example/archive/".into()
+                ),
+                ("text/plain".into(), "http://inner.example/body".into()),
+            ]
+        );
+        // A header value that is not UTF-8 is scanned as bytes.
+        let latin1 = b"Subject: caf\xe9 http://x.org/a\nFrom: x@y\nContent-Transfer-Encoding: base64\n\n\n";
+        assert_eq!(
+            uris(latin1),
+            [("header:Subject".into(), "http://x.org/a".into())]
         );
     }
 

@@ -213,9 +213,9 @@ impl uriscan::mail::MailSink for MailRecords<'_, '_> {
     fn found(&mut self, m: &uriscan::mail::MailFound<'_>) -> io::Result<bool> {
         if keep(self.cfg, &m.found) {
             let place = MailPlace {
-                message_id: m.message_id.clone(),
+                message_id: m.message_id.map(str::to_string),
                 message_line: m.message_line,
-                part: m.part.clone(),
+                part: m.part.to_string(),
             };
             self.out.push(record(&m.found, Some(place)));
         }

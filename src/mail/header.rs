@@ -1,0 +1,230 @@
+//! The header block of a message, read raw: its fields (to be scanned as
+//! they are), its `Message-ID`, and whether its body can be scanned as it is
+//! or needs MIME decoding first.
+//!
+//! Reading the header block here rather than through `mail-parser` keeps
+//! every header's bytes (a value that is not UTF-8 is still scanned) and
+//! lets the MIME parser skip all headers but the MIME ones, which is where
+//! most of its time went (`Received` chains).
+
+/// One header field: its name and its raw value, folded lines included.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field<'a> {
+    /// The name, as written (empty for a line of the header block that is
+    /// not a field: it is still scanned).
+    pub name: &'a [u8],
+    pub value: &'a [u8],
+}
+
+/// A message split at the end of its header block.
+#[derive(Debug)]
+pub struct Head<'a> {
+    pub fields: Vec<Field<'a>>,
+    /// Everything after the blank line that ends the header block.
+    pub body: &'a [u8],
+    /// The `Message-ID`, without its angle brackets.
+    pub message_id: Option<&'a str>,
+    /// True if and only if the body must go through the MIME parser: a
+    /// content type other than `text/plain`, a transfer encoding other than
+    /// 7bit/8bit/binary, `format=flowed`, or a charset that is not
+    /// ASCII-compatible. Otherwise its URIs are the URIs of its raw bytes
+    /// (URIs are ASCII, which every other charset keeps as it is).
+    pub needs_decoding: bool,
+}
+
+impl<'a> Head<'a> {
+    /// Splits `raw` at the blank line (`\n\n` or `\n\r\n`) that ends its
+    /// header block, reading the fields on the way: a field runs to the
+    /// next line that does not start with a space or a tab. A line with no
+    /// `:` (not a field) is kept with an empty name, so that its text is
+    /// scanned too. A message with no blank line is all header.
+    pub fn parse(raw: &'a [u8]) -> Head<'a> {
+        let mut head = Head {
+            fields: Vec::new(),
+            body: &raw[raw.len()..],
+            message_id: None,
+            needs_decoding: false,
+        };
+        // INVARIANT: `field` is the start of the field that the line at
+        // `at` continues, if any.
+        let mut field = None;
+        let mut at = 0;
+        while at < raw.len() {
+            let line_end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |p| at + p + 1);
+            let line = &raw[at..line_end];
+            if line == b"\n" || line == b"\r\n" {
+                head.body = &raw[line_end..];
+                break;
+            }
+            if !matches!(line[0], b' ' | b'\t') || field.is_none() {
+                if let Some(start) = field.replace(at) {
+                    head.add(&raw[start..at]);
+                }
+            }
+            at = line_end;
+        }
+        if let Some(start) = field {
+            head.add(&raw[start..at]);
+        }
+        head
+    }
+
+    /// Adds the field whose text (name, `:`, value) is `text`.
+    fn add(&mut self, text: &'a [u8]) {
+        let colon = memchr::memchr(b':', text).filter(|&c| is_field_name(&text[..c]));
+        let field = match colon {
+            Some(c) => Field {
+                name: &text[..c],
+                value: &text[c + 1..],
+            },
+            None => Field {
+                name: b"",
+                value: text,
+            },
+        };
+        let name = field.name;
+        if name.eq_ignore_ascii_case(b"content-type") {
+            self.needs_decoding |= !is_plain_text(field.value);
+        } else if name.eq_ignore_ascii_case(b"content-transfer-encoding") {
+            let cte = field.value.trim_ascii();
+            self.needs_decoding |= ![&b"7bit"[..], b"8bit", b"binary"]
+                .iter()
+                .any(|e| cte.eq_ignore_ascii_case(e));
+        } else if name.eq_ignore_ascii_case(b"message-id") && self.message_id.is_none() {
+            self.message_id = message_id(field.value);
+        }
+        self.fields.push(field);
+    }
+
+    /// The message as the MIME parser needs it: the MIME fields
+    /// (`Content-*`, `MIME-Version`) of the header block, a blank line, the
+    /// body. The other fields (a long `Received` chain, DKIM signatures)
+    /// are left out: the MIME parser would only skip them, byte by byte.
+    pub fn mime_message(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.body.len() + 512);
+        let mut newline: &[u8] = b"\n";
+        for field in &self.fields {
+            let name = field.name;
+            let is_mime = name.len() > 8 && name[..8].eq_ignore_ascii_case(b"content-")
+                || name.eq_ignore_ascii_case(b"mime-version");
+            if is_mime {
+                out.extend_from_slice(name);
+                out.push(b':');
+                out.extend_from_slice(field.value);
+                if field.value.ends_with(b"\r\n") {
+                    newline = b"\r\n";
+                } else if !field.value.ends_with(b"\n") {
+                    out.extend_from_slice(newline);
+                }
+            }
+        }
+        out.extend_from_slice(newline);
+        out.extend_from_slice(self.body);
+        out
+    }
+}
+
+/// RFC 5322 `field-name = 1*ftext` (printable ASCII but `:`).
+fn is_field_name(name: &[u8]) -> bool {
+    !name.is_empty() && name.iter().all(|b| b.is_ascii_graphic())
+}
+
+/// Returns true if and only if a `Content-Type` value names plain text that
+/// needs no decoding: `text/plain`, not flowed, in an ASCII-compatible
+/// charset.
+fn is_plain_text(value: &[u8]) -> bool {
+    let value = value.trim_ascii();
+    let lower = value.to_ascii_lowercase();
+    let has = |needle: &[u8]| memchr::memmem::find(&lower, needle).is_some();
+    lower.starts_with(b"text/plain")
+        && !has(b"flowed")
+        && !has(b"utf-16")
+        && !has(b"utf-32")
+        && !has(b"utf-7")
+}
+
+/// The id of a `Message-ID` value: what is inside its first `<...>`, or
+/// the trimmed value when it has no brackets.
+fn message_id(value: &[u8]) -> Option<&str> {
+    let value = value.trim_ascii();
+    let id = match memchr::memchr(b'<', value) {
+        Some(lt) => {
+            let inside = &value[lt + 1..];
+            &inside[..memchr::memchr(b'>', inside).unwrap_or(inside.len())]
+        }
+        None => value,
+    };
+    let id = std::str::from_utf8(id.trim_ascii()).ok()?;
+    (!id.is_empty()).then_some(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fields_body_and_message_id() {
+        let raw = b"Message-ID: <a@b>\nSubject: see\n http://x.org/\nContent-Type: text/plain; charset=iso-8859-1\n\nbody\n";
+        let head = Head::parse(raw);
+        assert_eq!(head.message_id, Some("a@b"));
+        assert_eq!(head.fields.len(), 3);
+        assert_eq!(
+            head.fields[1],
+            Field {
+                name: b"Subject",
+                value: b" see\n http://x.org/\n"
+            }
+        );
+        assert_eq!(head.body, b"body\n");
+        assert!(!head.needs_decoding);
+    }
+
+    #[test]
+    fn what_needs_decoding() {
+        for needs_decoding in [
+            &b"Content-Type: text/html\n\nx"[..],
+            b"Content-Transfer-Encoding: quoted-printable\n\nx",
+            b"Content-Transfer-Encoding: BASE64\r\n\r\nx",
+            b"Content-Type: text/plain; format=flowed\n\nx",
+            b"Content-Type: text/plain; charset=UTF-16LE\n\nx",
+            b"Content-Type: multipart/mixed; boundary=x\n\nx",
+        ] {
+            assert!(
+                Head::parse(needs_decoding).needs_decoding,
+                "{:?}",
+                String::from_utf8_lossy(needs_decoding)
+            );
+        }
+        for as_it_is in [
+            &b"Subject: x\n\nbody"[..],
+            b"Content-Type: TEXT/PLAIN; charset=\"iso-8859-1\"\nContent-Transfer-Encoding: 8bit\n\nx",
+        ] {
+            assert!(!Head::parse(as_it_is).needs_decoding);
+        }
+    }
+
+    #[test]
+    fn odd_header_blocks() {
+        // No header block at all.
+        let head = Head::parse(b"\nhttp://x.org/\n");
+        assert!(head.fields.is_empty());
+        assert_eq!(head.body, b"http://x.org/\n");
+        // A line that is not a field is kept, with an empty name.
+        let head = Head::parse(b"Subject: a\nsee http://x.org/ now\r\n\r\nbody");
+        assert_eq!(head.fields[1].name, b"");
+        assert_eq!(head.fields[1].value, b"see http://x.org/ now\r\n");
+        assert_eq!(head.body, b"body");
+        // No blank line: all header.
+        let head = Head::parse(b"Subject: a\nFrom: b");
+        assert_eq!(head.fields.len(), 2);
+        assert!(head.body.is_empty());
+        // A value that is not UTF-8 is still a field; a bad id is no id.
+        let head = Head::parse(b"Subject: caf\xe9 http://x.org/\nMessage-ID: <\xff>\n\n");
+        assert_eq!(head.fields[0].value, b" caf\xe9 http://x.org/\n");
+        assert_eq!(head.message_id, None);
+        assert_eq!(
+            Head::parse(b"Message-Id:\n  <x@y> (added by z)\n\n").message_id,
+            Some("x@y")
+        );
+    }
+}
