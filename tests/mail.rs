@@ -149,3 +149,74 @@ fn cli_reads_mail_by_content_and_reports_message_fields() {
     assert!(!raw.contains("\"part\""));
     assert!(raw.contains("/thread/3="));
 }
+
+/// An mbox of `n` messages of every kind mail mode reads: plain text,
+/// quoted-printable with a soft break inside a URI, multipart with an HTML
+/// alternative, and a broken quoted-printable part that raises a warning.
+fn generated_mbox(n: usize) -> (Vec<u8>, Vec<String>) {
+    let mut mbox = Vec::new();
+    let mut want = Vec::new();
+    for i in 0..n {
+        mbox.extend_from_slice(b"From a@example.org Mon Jan  1 00:00:00 2024\n");
+        let m = match i % 4 {
+            0 => {
+                want.push(format!("http://plain.example/{i}"));
+                format!("Message-ID: <m{i}@x>\nSubject: s\n\nsee http://plain.example/{i} now\n")
+            }
+            1 => {
+                want.push(format!("http://qp.example/{i}/long?a=1"));
+                format!("Message-ID: <m{i}@x>\nContent-Transfer-Encoding: quoted-printable\n\n<http://qp.example/{i}/lo=\nng?a=3D1>\n")
+            }
+            2 => {
+                want.push(format!("http://text.example/{i}"));
+                want.push(format!("http://html.example/{i}?a=1&b=2"));
+                format!("Message-ID: <m{i}@x>\nContent-Type: multipart/alternative; boundary=B\n\n--B\nContent-Type: text/plain\n\nhttp://text.example/{i}\n--B\nContent-Type: text/html\n\n<a href=\"http://html.example/{i}?a=1&amp;b=2\">x</a>\n--B--\n")
+            }
+            _ => {
+                want.push(format!("http://broken.example/{i}"));
+                format!("Message-ID: <m{i}@x>\nContent-Type: multipart/mixed; boundary=B\n\n--B\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\nhttp://broken.example/{i} ==\n--B--\n")
+            }
+        };
+        mbox.extend_from_slice(m.as_bytes());
+        mbox.push(b'\n');
+    }
+    (mbox, want)
+}
+
+/// One large mbox is scanned message by message on several threads: the
+/// output (and the warnings) must be those of one thread, in file order,
+/// over several groups of messages, from a file and from stdin.
+#[test]
+fn cli_scans_the_messages_of_one_mbox_in_parallel_in_file_order() {
+    let bin = env!("CARGO_BIN_EXE_uriscan");
+    let (mbox, want) = generated_mbox(5000);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("big.mbox");
+    fs::write(&path, &mbox).unwrap();
+    let run = |args: &[&str], stdin: bool| {
+        let mut cmd = Command::new(bin);
+        cmd.args(args);
+        if stdin {
+            cmd.stdin(fs::File::open(&path).unwrap());
+        } else {
+            cmd.arg(&path);
+        }
+        let out = cmd.output().unwrap();
+        (
+            String::from_utf8(out.stdout).unwrap(),
+            String::from_utf8(out.stderr).unwrap(),
+        )
+    };
+    let (one, one_warnings) = run(&["-j1"], false);
+    assert_eq!(one.lines().collect::<Vec<_>>(), want);
+    assert_eq!(one_warnings.lines().count(), 5000 / 4, "{one_warnings}");
+    for (args, stdin) in [(&["-j2"][..], false), (&["-j4"], true)] {
+        let (many, many_warnings) = run(args, stdin);
+        assert!(many == one, "{args:?} changed the output");
+        let strip = |w: &str| w.replace(&path.display().to_string(), "<stdin>");
+        assert_eq!(strip(&many_warnings), strip(&one_warnings), "{args:?}");
+    }
+    let (json_one, _) = run(&["-j1", "--json"], false);
+    let (json_many, _) = run(&["-j2", "--json"], false);
+    assert!(json_one == json_many);
+}

@@ -425,7 +425,8 @@ mod tests {
             ]
         );
         // A header value that is not UTF-8 is scanned as bytes.
-        let latin1 = b"Subject: caf\xe9 http://x.org/a\nFrom: x@y\nContent-Transfer-Encoding: base64\n\n\n";
+        let latin1 =
+            b"Subject: caf\xe9 http://x.org/a\nFrom: x@y\nContent-Transfer-Encoding: base64\n\n\n";
         assert_eq!(
             uris(latin1),
             [("header:Subject".into(), "http://x.org/a".into())]

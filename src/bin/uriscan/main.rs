@@ -17,6 +17,7 @@ use clap::Parser;
 
 use crate::args::{Args, Command, Config};
 use crate::output::Printer;
+use crate::search::Split;
 
 fn main() -> ExitCode {
     let args = match Args::try_parse() {
@@ -78,10 +79,22 @@ fn scan(cfg: &Config) -> Result<i32> {
     let started = Instant::now();
     let inputs = walk::inputs(&cfg.paths, &cfg.walk)?;
     let mut printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
-    if cfg.threads == 1 || inputs.len() == 1 {
+    if cfg.threads == 1 {
         for input in &inputs {
-            search::scan(input, cfg, &mut |event| printer.event(input, event));
+            search::scan(input, cfg, Split::None, &mut |event| {
+                printer.event(input, event)
+            });
         }
+    } else if let [input] = &inputs[..] {
+        // One input (a large mbox, stdin): its messages are what is split.
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(cfg.threads)
+            .build()?
+            .install(|| {
+                search::scan(input, cfg, Split::Messages, &mut |event| {
+                    printer.event(input, event)
+                })
+            });
     } else {
         printer = parallel::scan_all(&inputs, cfg, printer, cfg.threads)?;
     }

@@ -75,7 +75,7 @@ pub fn scan_all<'c, W: Write + Send>(
             let mut mine: Vec<Event> = Vec::new();
             // The part of `holding` that is in `mine`.
             let mut mine_size = 0;
-            search::scan(input, cfg, &mut |event| {
+            search::scan(input, cfg, search::Split::None, &mut |event| {
                 let done = matches!(event, Event::Done(_));
                 let cost = size(&event);
                 mine.push(event);

@@ -5,6 +5,8 @@ use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
 
+use rayon::prelude::*;
+use uriscan::mail::{self, Item, Messages, RawMessage};
 use uriscan::{Delimiter, Found};
 
 use crate::args::{Config, MailMode};
@@ -67,11 +69,31 @@ pub struct Summary {
     pub error: Option<String>,
 }
 
+/// How many bytes of messages are split off an mbox and scanned in
+/// parallel at a time, when its messages are (see [`Split::Messages`]).
+const GROUP_BYTES: usize = 4 << 20;
+
+/// How many messages at most make one such group.
+const GROUP_MESSAGES: usize = 1024;
+
+/// How an input's work may be split across threads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Split {
+    /// One thread scans the whole input.
+    None,
+    /// The messages of an input read as mail are scanned in parallel on the
+    /// current rayon pool, in groups, and sent in the order of the file.
+    /// Only for a run with a single input: a worker that waits for its
+    /// messages inside a pool that also scans other inputs could pick up
+    /// one of them, whose turn to print would never come.
+    Messages,
+}
+
 /// Scans `input`, sending batches of records to `send` and a summary last.
-pub fn scan(input: &Input, cfg: &Config, send: &mut dyn FnMut(Event)) {
+pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Event)) {
     let result = match input {
-        Input::Stdin => scan_reader(io::stdin().lock(), cfg, send),
-        Input::Path(path) => open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, send)),
+        Input::Stdin => scan_reader(io::stdin().lock(), cfg, split, send),
+        Input::Path(path) => open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, split, send)),
         Input::Error(_, reason) => Err(io::Error::other(reason.clone())),
     };
     let summary = match result {
@@ -106,6 +128,7 @@ fn open(path: &Path, cfg: &Config) -> io::Result<Box<dyn Read>> {
 fn scan_reader<R: Read>(
     mut rdr: R,
     cfg: &Config,
+    split: Split,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
     let mut probe = Vec::with_capacity(BINARY_PROBE);
@@ -132,7 +155,9 @@ fn scan_reader<R: Read>(
         send,
     };
     let mut too_long = 0;
-    let result = if mail {
+    let result = if mail && split == Split::Messages {
+        scan_messages_in_parallel(&mut counted, cfg, &mut batch)
+    } else if mail {
         uriscan::mail::scan_mail(
             &cfg.scanner,
             &mut counted,
@@ -158,6 +183,114 @@ fn scan_reader<R: Read>(
         too_long,
         ..Summary::default()
     })
+}
+
+/// Scans the messages of `rdr` in parallel and sends what each finds in
+/// the order of the input: the same events as
+/// [`uriscan::mail::scan_mail`]. While one group of messages is scanned,
+/// the next is split off the input; memory holds two groups and the
+/// records found in one.
+fn scan_messages_in_parallel<R: Read>(
+    rdr: R,
+    cfg: &Config,
+    out: &mut Batcher<'_>,
+) -> io::Result<()> {
+    let mut messages = Messages::new(rdr);
+    let mut group = next_group(&mut messages);
+    loop {
+        let mut found = Vec::new();
+        // This thread reads (the reader need not be `Send`) while the pool
+        // scans, then helps it.
+        let next = rayon::in_place_scope(|scope| {
+            scope.spawn(|_| found = scan_group(&group.messages, cfg));
+            group.end.is_none().then(|| next_group(&mut messages))
+        });
+        // The group goes out before any error that ended it.
+        out.flush();
+        for event in found.into_iter().flatten() {
+            (out.send)(event);
+        }
+        match group.end {
+            None => group = next.expect("a group that did not end has a next one"),
+            Some(GroupEnd::Input) => return Ok(()),
+            Some(GroupEnd::TooLarge(line)) => {
+                let mut records = MailRecords { cfg, out };
+                return mail::scan_too_large(&cfg.scanner, messages, line, &mut records);
+            }
+            Some(GroupEnd::Error(err)) => return Err(err),
+        }
+    }
+}
+
+/// Messages split off an input, to be scanned in parallel.
+struct Group {
+    messages: Vec<RawMessage>,
+    /// What ended the group, when it was not its size.
+    end: Option<GroupEnd>,
+}
+
+/// Why a group of messages is the last one.
+enum GroupEnd {
+    /// The input ended.
+    Input,
+    /// A message too large to split off starts at this line.
+    TooLarge(u64),
+    /// Reading failed.
+    Error(io::Error),
+}
+
+/// Splits off the next [`GROUP_BYTES`] (or [`GROUP_MESSAGES`]) of messages.
+fn next_group<R: Read>(messages: &mut Messages<R>) -> Group {
+    let mut group = Group {
+        messages: Vec::new(),
+        end: None,
+    };
+    let mut size = 0;
+    while size < GROUP_BYTES && group.messages.len() < GROUP_MESSAGES {
+        match messages.next_message() {
+            Ok(Some(Item::Message(message))) => {
+                size += message.bytes.len();
+                group.messages.push(message);
+            }
+            Ok(None) => {
+                group.end = Some(GroupEnd::Input);
+                break;
+            }
+            Ok(Some(Item::TooLarge { line })) => {
+                group.end = Some(GroupEnd::TooLarge(line));
+                break;
+            }
+            Err(err) => {
+                group.end = Some(GroupEnd::Error(err));
+                break;
+            }
+        }
+    }
+    group
+}
+
+/// Scans each message of a group on the current pool; returns what each
+/// gives, in order.
+fn scan_group(group: &[RawMessage], cfg: &Config) -> Vec<Vec<Event>> {
+    group
+        .par_iter()
+        .map(|message| {
+            let mut events = Vec::new();
+            let mut send = |event| events.push(event);
+            let mut batch = Batcher {
+                batch: Vec::new(),
+                send: &mut send,
+            };
+            let mut records = MailRecords {
+                cfg,
+                out: &mut batch,
+            };
+            // The sink never asks to stop: the result is always true.
+            let _ = mail::scan_message(&cfg.scanner, message, &mut records);
+            batch.flush();
+            events
+        })
+        .collect()
 }
 
 /// Records on their way to the printer, sent in batches.
