@@ -8,8 +8,8 @@
 
 use memchr::{memchr, memchr3};
 
-/// Returns the text to scan for an HTML document: each `href`/`src` value
-/// on a line of its own, then the text with tags replaced by spaces (so a
+/// Returns the text to scan for an HTML document: each URL attribute's
+/// value on a line of its own, then the text with tags replaced by spaces (so a
 /// tag never glues two words), character references decoded. The content
 /// of `<script>` and `<style>` is left out.
 pub fn scannable_text(html: &str) -> Vec<u8> {
@@ -60,7 +60,33 @@ fn tag_end(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// The values of the `href` and `src` attributes among a tag's
+/// The attributes of HTML (4 and 5) whose value is a URL, or a list of
+/// URLs (`srcset`, `ping`, `archive`): a mail's links, images, forms,
+/// quotations (`cite="mid:…"`) and table backgrounds. `xmlns` names a
+/// vocabulary, not a link, and is left out.
+const URL_ATTRIBUTES: &[&[u8]] = &[
+    b"href",
+    b"src",
+    b"srcset",
+    b"action",
+    b"formaction",
+    b"background",
+    b"cite",
+    b"longdesc",
+    b"poster",
+    b"data",
+    b"codebase",
+    b"classid",
+    b"archive",
+    b"usemap",
+    b"profile",
+    b"manifest",
+    b"ping",
+    b"lowsrc",
+    b"dynsrc",
+];
+
+/// The values of the URL attributes ([`URL_ATTRIBUTES`]) among a tag's
 /// attributes (what follows its name), in order.
 fn link_values(mut attrs: &[u8]) -> Vec<&[u8]> {
     let mut values = Vec::new();
@@ -97,7 +123,10 @@ fn link_values(mut attrs: &[u8]) -> Vec<&[u8]> {
                 value
             }
         };
-        if name.eq_ignore_ascii_case(b"href") || name.eq_ignore_ascii_case(b"src") {
+        if URL_ATTRIBUTES
+            .iter()
+            .any(|url| name.eq_ignore_ascii_case(url))
+        {
             values.push(value.trim_ascii());
         }
     }
@@ -185,7 +214,9 @@ mod tests {
     fn links_and_text_with_references_decoded() {
         let html = r#"<p>See <a HREF="http://x.org/a?b=1&amp;c=2">the site</a> or
             <img src='http://x.org/i.png'> http://y.org/t&amp;u.<script>var u="http://no.org/";</script>
-            <a href=http://z.org/ title=x>z</a> &lt;http://w.org/&gt; &#104;ttp://n.org/</p>"#;
+            <a href=http://z.org/ title=x>z</a> &lt;http://w.org/&gt; &#104;ttp://n.org/</p>
+            <form action="https://f.org/post"><td background='http://b.org/bg.gif'>
+            <blockquote type=cite cite="mid:q@example.org"><html xmlns:v="urn:schemas-microsoft-com:vml">"#;
         let out = scannable_text(html);
         let found: Vec<String> = crate::Scanner::new()
             .find_iter(&out)
@@ -197,6 +228,9 @@ mod tests {
                 "http://x.org/a?b=1&c=2",
                 "http://x.org/i.png",
                 "http://z.org/",
+                "https://f.org/post",
+                "http://b.org/bg.gif",
+                "mid:q@example.org",
                 "http://y.org/t&u",
                 "http://w.org/",
                 "http://n.org/"

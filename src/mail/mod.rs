@@ -214,9 +214,25 @@ impl Place<'_> {
     }
 
     /// Scans the parts of a parsed message: text and HTML decoded, nested
-    /// messages (`message/rfc822`, digests) with their own headers.
+    /// messages (`message/rfc822`, digests) with their own headers, and, in
+    /// a multipart, the text around the parts (where some mailing lists put
+    /// their footer).
     fn scan_parts<S: MailSink>(&self, message: &Message<'_>, sink: &mut S) -> io::Result<bool> {
+        let raw = &message.raw_message[..];
+        let Some(root) = message.parts.first() else {
+            return Ok(true);
+        };
+        // Where the text outside the parts seen so far starts, in a multipart.
+        let mut outside = matches!(root.body, PartType::Multipart(_)).then_some(root.offset_body);
         for part in &message.parts {
+            if matches!(part.body, PartType::Multipart(_)) {
+                continue;
+            }
+            if let Some(start) = outside.replace(part.offset_end) {
+                if !self.scan_outside(raw, start, part.offset_header, "preamble", sink)? {
+                    return Ok(false);
+                }
+            }
             if part.is_encoding_problem {
                 sink.warning(
                     self.line,
@@ -250,7 +266,27 @@ impl Place<'_> {
                 return Ok(false);
             }
         }
-        Ok(true)
+        match outside {
+            Some(start) => self.scan_outside(raw, start, root.offset_end, "epilogue", sink),
+            None => Ok(true),
+        }
+    }
+
+    /// Scans `raw[start..end]`, text of a multipart outside its parts (its
+    /// boundary lines, which hold no URI, and the preamble or epilogue),
+    /// as it is.
+    fn scan_outside<S: MailSink>(
+        &self,
+        raw: &[u8],
+        start: u32,
+        end: u32,
+        label: &'static str,
+        sink: &mut S,
+    ) -> io::Result<bool> {
+        match raw.get(start as usize..(end as usize).min(raw.len())) {
+            Some(text) => self.scan_text(text, Part::Named(label), sink),
+            None => Ok(true),
+        }
     }
 
     fn scan_text<S: MailSink>(
@@ -430,6 +466,19 @@ mod tests {
         assert_eq!(
             uris(latin1),
             [("header:Subject".into(), "http://x.org/a".into())]
+        );
+    }
+
+    #[test]
+    fn text_around_the_parts_of_a_multipart_is_scanned() {
+        let raw = b"Subject: a\nFrom: x@y\nContent-Type: multipart/mixed; boundary=XX\n\nSee http://preamble.example/\n--XX\nContent-Type: text/plain\n\nhttp://part.example/\n--XX--\n___\nList footer: http://footer.example/\n";
+        assert_eq!(
+            uris(raw),
+            [
+                ("preamble".into(), "http://preamble.example/".into()),
+                ("text/plain".into(), "http://part.example/".into()),
+                ("epilogue".into(), "http://footer.example/".into()),
+            ]
         );
     }
 
