@@ -40,7 +40,7 @@ impl<'a> Head<'a> {
     /// scanned too. A message with no blank line is all header.
     pub fn parse(raw: &'a [u8]) -> Head<'a> {
         let mut head = Head {
-            fields: Vec::new(),
+            fields: Vec::with_capacity(32),
             body: &raw[raw.len()..],
             message_id: None,
             needs_decoding: false,
@@ -83,15 +83,19 @@ impl<'a> Head<'a> {
             },
         };
         let name = field.name;
-        if name.eq_ignore_ascii_case(b"content-type") {
-            self.needs_decoding |= !is_plain_text(field.value);
-        } else if name.eq_ignore_ascii_case(b"content-transfer-encoding") {
-            let cte = field.value.trim_ascii();
-            self.needs_decoding |= ![&b"7bit"[..], b"8bit", b"binary"]
-                .iter()
-                .any(|e| cte.eq_ignore_ascii_case(e));
-        } else if name.eq_ignore_ascii_case(b"message-id") && self.message_id.is_none() {
-            self.message_id = message_id(field.value);
+        // Only `Content-*` and `Message-ID` matter here (the first byte
+        // rules out most fields).
+        if matches!(name.first(), Some(b'c' | b'C' | b'm' | b'M')) {
+            if name.eq_ignore_ascii_case(b"content-type") {
+                self.needs_decoding |= !is_plain_text(field.value);
+            } else if name.eq_ignore_ascii_case(b"content-transfer-encoding") {
+                let cte = field.value.trim_ascii();
+                self.needs_decoding |= ![&b"7bit"[..], b"8bit", b"binary"]
+                    .iter()
+                    .any(|e| cte.eq_ignore_ascii_case(e));
+            } else if name.eq_ignore_ascii_case(b"message-id") && self.message_id.is_none() {
+                self.message_id = message_id(field.value);
+            }
         }
         self.fields.push(field);
     }

@@ -4,6 +4,7 @@
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use uriscan::mail::{self, Item, Messages, RawMessage};
@@ -36,11 +37,11 @@ pub struct Record {
     /// Where in a message, for input read as mail; `line` is then the
     /// message's first line, and `column`, `start`, `end` are relative to
     /// the decoded part.
-    pub mail: Option<MailPlace>,
+    pub mail: Option<Arc<MailPlace>>,
 }
 
-/// Where a URI found in mail stands.
-#[derive(Debug)]
+/// Where a URI found in mail stands (shared by the URIs of one part).
+#[derive(Debug, PartialEq, Eq)]
 pub struct MailPlace {
     pub message_id: Option<String>,
     pub message_line: u64,
@@ -161,10 +162,7 @@ fn scan_reader<R: Read>(
         uriscan::mail::scan_mail(
             &cfg.scanner,
             &mut counted,
-            &mut MailRecords {
-                cfg,
-                out: &mut batch,
-            },
+            &mut MailRecords::new(cfg, &mut batch),
         )
     } else {
         cfg.scanner.scan_reader(
@@ -214,7 +212,7 @@ fn scan_messages_in_parallel<R: Read>(
             None => group = next.expect("a group that did not end has a next one"),
             Some(GroupEnd::Input) => return Ok(()),
             Some(GroupEnd::TooLarge(line)) => {
-                let mut records = MailRecords { cfg, out };
+                let mut records = MailRecords::new(cfg, out);
                 return mail::scan_too_large(&cfg.scanner, messages, line, &mut records);
             }
             Some(GroupEnd::Error(err)) => return Err(err),
@@ -281,10 +279,7 @@ fn scan_group(group: &[RawMessage], cfg: &Config) -> Vec<Vec<Event>> {
                 batch: Vec::new(),
                 send: &mut send,
             };
-            let mut records = MailRecords {
-                cfg,
-                out: &mut batch,
-            };
+            let mut records = MailRecords::new(cfg, &mut batch);
             // The sink never asks to stop: the result is always true.
             let _ = mail::scan_message(&cfg.scanner, message, &mut records);
             batch.flush();
@@ -340,17 +335,36 @@ impl uriscan::Sink for TextRecords<'_, '_> {
 struct MailRecords<'a, 'b> {
     cfg: &'a Config,
     out: &'a mut Batcher<'b>,
+    /// The place of the last record, for the next ones of the same part.
+    place: Option<Arc<MailPlace>>,
+}
+
+impl<'a, 'b> MailRecords<'a, 'b> {
+    fn new(cfg: &'a Config, out: &'a mut Batcher<'b>) -> MailRecords<'a, 'b> {
+        MailRecords {
+            cfg,
+            out,
+            place: None,
+        }
+    }
 }
 
 impl uriscan::mail::MailSink for MailRecords<'_, '_> {
     fn found(&mut self, m: &uriscan::mail::MailFound<'_>) -> io::Result<bool> {
         if keep(self.cfg, &m.found) {
-            let place = MailPlace {
-                message_id: m.message_id.map(str::to_string),
-                message_line: m.message_line,
-                part: m.part.to_string(),
-            };
-            self.out.push(record(&m.found, Some(place)));
+            let same = self.place.as_ref().is_some_and(|p| {
+                p.message_line == m.message_line
+                    && p.part == m.part
+                    && p.message_id.as_deref() == m.message_id
+            });
+            if !same {
+                self.place = Some(Arc::new(MailPlace {
+                    message_id: m.message_id.map(str::to_string),
+                    message_line: m.message_line,
+                    part: m.part.to_string(),
+                }));
+            }
+            self.out.push(record(&m.found, self.place.clone()));
         }
         Ok(true)
     }
@@ -372,7 +386,7 @@ fn keep(cfg: &Config, f: &Found<'_>) -> bool {
     cfg.schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
 }
 
-fn record(f: &Found<'_>, mail: Option<MailPlace>) -> Record {
+fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>) -> Record {
     Record {
         uri: f.as_str().to_string(),
         line: mail.as_ref().map_or(f.line(), |m| m.message_line),
