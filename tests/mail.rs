@@ -80,40 +80,97 @@ fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     );
 }
 
-/// Over every archive of the shared mail corpus, mail mode reports no URI
-/// with a quoted-printable `=3D` where the plain reading has plenty.
+/// URIs of the mail corpus that keep a `=3D` in mail mode because the
+/// artifact is in the decoded text itself: a reply that quotes a message's
+/// raw quoted-printable, a body encoded twice, a part whose encoding is
+/// broken (or declared 8bit but mixed). Anything else with `=3D` is a
+/// decoding bug.
+const DECODED_TEXT_ARTIFACTS: &[(&str, &str)] = &[
+    (
+        "linux-uvc-devel/2006-January.txt",
+        "http://sourceforge.net/cvs/?group_id=3D22870",
+    ),
+    (
+        "linux-uvc-devel/2012-March.txt",
+        "http://openfacts.berlios.de/index-en.phtml?title=3DLinux+UVC",
+    ),
+    (
+        "spamassassin/spam-2/00069.27497d5d2f92837805b67e2bf31dfc71",
+        "mailto:sam31t@alloymail=2Ecom?SUBJECT=3DMerchant",
+    ),
+    (
+        "spamassassin/spam-2/00069.27497d5d2f92837805b67e2bf31dfc71",
+        "mailto:mbmwpk@netscape=2Enet?subject=3Dremove",
+    ),
+    (
+        "spamassassin/spam-2/00140.f690cb156c0b1223e763ab3c0b340c57",
+        "mailto:carment5y@mail=2Ecom?SUBJECT=3DIEG",
+    ),
+    (
+        "spamassassin/spam-2/00140.f690cb156c0b1223e763ab3c0b340c57",
+        "mailto:carment5y@usa=2Ecom?subject=3Dremove",
+    ),
+    (
+        "spamassassin/spam-2/00984.9521bd4c46b37f795efb665266cf5ab5",
+        "http://www.digitalmortgage.cc/unsubscribe?email=3Djm@netnoteinc.com",
+    ),
+    (
+        "spamassassin/spam-2/01304.114140cd4c51e9795559b974964aa043",
+        "http://www.macromedia.com/shockwave/download/index.cgi?P1_Prod_Version=3D=",
+    ),
+];
+
+/// Over all of the shared mail corpus, mail mode reports no URI with a
+/// quoted-printable `=3D` (encoders write upper-case hex; `q=3d-…` ids are
+/// real) but the listed ones, where the plain reading has thousands.
 #[test]
 fn corpus_mail_has_no_quoted_printable_artifacts() {
     let Some(dir) = common::shared("corpus/mail") else {
         return;
     };
-    for list in ["usrp-users", "blinux-list"] {
-        let mut files: Vec<_> = fs::read_dir(dir.join(list))
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        files.sort();
-        let (mut mail_uris, mut plain_artifacts) = (0, 0);
-        for file in files {
-            let bytes = fs::read(&file).unwrap();
-            for uri in scan(&bytes) {
-                mail_uris += 1;
-                assert!(
-                    !uri.to_ascii_lowercase().contains("=3d"),
-                    "{}: {uri}",
-                    file.display()
-                );
+    let mut files = Vec::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for entry in fs::read_dir(&d).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else {
+                files.push(path);
             }
-            plain_artifacts += Scanner::new()
-                .find_iter(&bytes)
-                .filter(|f| f.as_str().to_ascii_lowercase().contains("=3d"))
-                .count();
         }
-        assert!(
-            mail_uris > 1000 && plain_artifacts > 10,
-            "{list}: {mail_uris} URIs, {plain_artifacts} artifacts in plain mode"
-        );
     }
+    files.sort();
+    let (mut mail_uris, mut plain_artifacts) = (0, 0);
+    let mut artifacts = Vec::new();
+    for file in files {
+        let bytes = fs::read(&file).unwrap();
+        let name = file
+            .strip_prefix(&dir)
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        for line in scan(&bytes) {
+            mail_uris += 1;
+            let uri = line.rsplit(' ').next().unwrap();
+            if uri.contains("=3D") {
+                artifacts.push((name.clone(), uri.to_string()));
+            }
+        }
+        plain_artifacts += Scanner::new()
+            .find_iter(&bytes)
+            .filter(|f| f.as_str().contains("=3D"))
+            .count();
+    }
+    let expected: Vec<(String, String)> = DECODED_TEXT_ARTIFACTS
+        .iter()
+        .map(|&(f, u)| (f.to_string(), u.to_string()))
+        .collect();
+    assert_eq!(artifacts, expected);
+    assert!(
+        mail_uris > 100_000 && plain_artifacts > 1000,
+        "{mail_uris} URIs, {plain_artifacts} artifacts in plain mode"
+    );
 }
 
 #[test]

@@ -47,12 +47,13 @@
 mod header;
 mod html;
 mod mbox;
+mod undeclared;
 
 use std::borrow::Cow;
 use std::io::{self, Read};
 use std::sync::OnceLock;
 
-use mail_parser::{Message, MessageParser, MimeHeaders, PartType};
+use mail_parser::{Encoding, Message, MessageParser, MimeHeaders, PartType};
 
 use crate::scan::{Found, Scanner};
 
@@ -178,7 +179,7 @@ pub fn scan_message<S: MailSink>(
         return Ok(false);
     }
     if !head.needs_decoding {
-        return place.scan_text(head.body, Part::Named("text/plain"), sink);
+        return place.scan_undeclared(head.body, Part::Named("text/plain"), sink);
     }
     let mime = head.mime_message();
     match mime_parser().parse(&mime) {
@@ -241,13 +242,24 @@ impl Place<'_> {
             }
             let ct = part.content_type();
             let more = match &part.body {
-                PartType::Text(text) => self.scan_text(
-                    unflow(Cow::Borrowed(text), ct).as_bytes(),
-                    ct.map_or(Part::Named("text/plain"), Part::Mime),
-                    sink,
-                )?,
+                PartType::Text(text) => {
+                    let text = unflow(Cow::Borrowed(text), ct);
+                    let part_name = ct.map_or(Part::Named("text/plain"), Part::Mime);
+                    if part.encoding == Encoding::None {
+                        self.scan_undeclared(text.as_bytes(), part_name, sink)?
+                    } else {
+                        self.scan_text(text.as_bytes(), part_name, sink)?
+                    }
+                }
                 PartType::Html(html) => {
-                    self.scan_text(&html::scannable_text(html), Part::Named("text/html"), sink)?
+                    let undeclared = (part.encoding == Encoding::None)
+                        .then(|| undeclared::decode(html.as_bytes()))
+                        .flatten();
+                    let html = match &undeclared {
+                        Some(decoded) => String::from_utf8_lossy(decoded),
+                        None => Cow::Borrowed(&**html),
+                    };
+                    self.scan_text(&html::scannable_text(&html), Part::Named("text/html"), sink)?
                 }
                 PartType::Message(nested) => {
                     self.scan_head(&Head::parse(nested.raw_message()), sink)?
@@ -286,6 +298,20 @@ impl Place<'_> {
         match raw.get(start as usize..(end as usize).min(raw.len())) {
             Some(text) => self.scan_text(text, Part::Named(label), sink),
             None => Ok(true),
+        }
+    }
+
+    /// Scans a text that was not transfer-decoded: as quoted-printable if
+    /// it is that without saying so ([`undeclared`]), else as it is.
+    fn scan_undeclared<S: MailSink>(
+        &self,
+        text: &[u8],
+        part: Part<'_>,
+        sink: &mut S,
+    ) -> io::Result<bool> {
+        match undeclared::decode(text) {
+            Some(decoded) => self.scan_text(&decoded, part, sink),
+            None => self.scan_text(text, part, sink),
         }
     }
 
