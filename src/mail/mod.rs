@@ -28,17 +28,40 @@
 //!   a generated file that starts with `From `) the message and the rest of
 //!   the input are scanned as raw text, streamed, with a warning, so memory
 //!   stays bounded whatever the input.
-//! - **Parts**: text parts are decoded (transfer encoding, charset to
-//!   UTF-8) by `mail-parser`, `format=flowed` lines are joined (RFC 3676,
-//!   `delsp=yes` honoured), and the text is scanned by the Appendix C rules.
-//!   HTML parts give their `href` and `src` values and their text, with
-//!   character references decoded. Parts that are not text (images,
-//!   archives) are skipped. Every header's value is scanned too
-//!   (`List-Unsubscribe`, `List-Archive`, but also a `Subject` that names
-//!   a page), labelled `header:NAME`.
+//! - **Headers** are read raw, as bytes (a value that is not UTF-8 is
+//!   still scanned), and every field's value is scanned
+//!   (`List-Unsubscribe`, `List-Archive`, but also a `Subject` that names a
+//!   page), labelled `header:NAME`. *Judgement call:* RFC 2047 encoded
+//!   words are not decoded (a URI is never written in one).
+//! - **Bodies**: a message that is one `text/plain` part in 7bit or 8bit
+//!   is scanned as it is, whatever its charset (URIs are ASCII, which
+//!   every ASCII-compatible charset keeps as it is). Any other message goes
+//!   through `mail-parser`, which is given only its MIME fields: text parts
+//!   are decoded (transfer encoding, charset to UTF-8), `format=flowed`
+//!   lines are joined (RFC 3676, `delsp=yes` honoured), and the text is
+//!   scanned by the Appendix C rules, labelled with its type
+//!   (`text/plain`, `text/enriched`, …). HTML parts give the values of
+//!   their URL attributes (`href`, `src`, `action`, `background`, `cite`,
+//!   `srcset`, …; not `xmlns`) and their text, with character references
+//!   decoded, as `text/html`. Parts that are not text (images, archives)
+//!   are skipped. A forwarded message (`message/rfc822`, digests) is read
+//!   like the message itself: its headers, then its parts.
+//! - *Judgement call:* the **preamble and epilogue** of a multipart, which
+//!   MIME readers ignore, are scanned, labelled `preamble` and `epilogue`:
+//!   mailing lists append their footer after the closing boundary.
+//! - *Judgement call:* text that is **quoted-printable without declaring
+//!   it** (spam, archives that lost their MIME headers) is decoded when it
+//!   has exactly an encoder's shape: at least one soft line break, and
+//!   every `=` an escape of two upper-case hex digits or a soft break.
+//!   Plain text fails at its first `a = b` or `?q=1`.
 //! - **Malformed mail** never stops a scan: what can be decoded is scanned,
 //!   a message that cannot be parsed is scanned as raw text, and each
 //!   problem is reported to [`MailSink::warning`].
+//! - **Parallel scanning**: [`scan_mail`] reads one message at a time. To
+//!   scan the messages of one input on several threads, split it with
+//!   [`Messages`] and give each [`RawMessage`] to [`scan_message`]; the
+//!   `uriscan` command does so for a single input, in groups of about
+//!   4 MiB, keeping the order of the file.
 //! - **Positions**: a URI in mail is placed by its message (the line where
 //!   the message starts, its `Message-ID`) and its part; line and column
 //!   within a decoded part say nothing about the file, so
