@@ -5,6 +5,9 @@
 //!
 //! Run: `cargo bench --bench mail` (needs `../shared/corpus/`).
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -14,20 +17,10 @@ use uriscan::Scanner;
 
 /// Every file under `dir`, each read whole (sorted, so runs compare).
 fn files(dir: &Path) -> Vec<Vec<u8>> {
-    let mut paths = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                paths.push(path);
-            }
-        }
-    }
-    paths.sort();
-    paths.iter().map(|p| fs::read(p).unwrap()).collect()
+    common::files_under(dir)
+        .iter()
+        .map(|p| fs::read(p).unwrap())
+        .collect()
 }
 
 fn corpus() -> Option<PathBuf> {

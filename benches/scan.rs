@@ -4,6 +4,9 @@
 //!
 //! Run: `cargo bench --bench scan` (needs `../shared/corpus/`).
 
+#[path = "../tests/common/mod.rs"]
+mod common;
+
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -12,20 +15,10 @@ use uriscan::Scanner;
 
 /// Every file under `dir`, concatenated (sorted, so runs compare).
 fn concat(dir: &Path) -> Vec<u8> {
-    let mut files = Vec::new();
-    let mut stack = vec![dir.to_path_buf()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files.iter().flat_map(|f| fs::read(f).unwrap()).collect()
+    common::files_under(dir)
+        .iter()
+        .flat_map(|f| fs::read(f).unwrap())
+        .collect()
 }
 
 fn corpus() -> Option<PathBuf> {

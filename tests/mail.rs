@@ -128,19 +128,7 @@ fn corpus_mail_has_no_quoted_printable_artifacts() {
     let Some(dir) = common::shared("corpus/mail") else {
         return;
     };
-    let mut files = Vec::new();
-    let mut stack = vec![dir.clone()];
-    while let Some(d) = stack.pop() {
-        for entry in fs::read_dir(&d).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
+    let files = common::files_under(&dir);
     let (mut mail_uris, mut plain_artifacts) = (0, 0);
     let mut artifacts = Vec::new();
     for file in files {
