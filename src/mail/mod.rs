@@ -202,7 +202,11 @@ pub fn scan_message<S: MailSink>(
         return Ok(false);
     }
     if !head.needs_decoding {
-        return place.scan_undeclared(head.body, Part::Named("text/plain"), sink);
+        return place.scan_text(
+            &undeclared::decode(head.body),
+            Part::Named("text/plain"),
+            sink,
+        );
     }
     let mime = head.mime_message();
     match mime_parser().parse(&mime) {
@@ -226,11 +230,7 @@ impl Place<'_> {
     /// Scans each header field's value.
     fn scan_head<S: MailSink>(&self, head: &Head<'_>, sink: &mut S) -> io::Result<bool> {
         for field in &head.fields {
-            // Every URI has a `:`; most header values (dates, addresses
-            // aside) have none.
-            if memchr::memchr(b':', field.value).is_some()
-                && !self.scan_text(field.value, Part::Header(field.name), sink)?
-            {
+            if !self.scan_text(field.value, Part::Header(field.name), sink)? {
                 return Ok(false);
             }
         }
@@ -263,27 +263,24 @@ impl Place<'_> {
                     "a part's transfer encoding is malformed; scanned what could be decoded",
                 );
             }
+            // Text that was not transfer-decoded may still be
+            // quoted-printable that does not say so.
+            let as_sent = |bytes| match part.encoding {
+                Encoding::None => undeclared::decode(bytes),
+                _ => Cow::Borrowed(bytes),
+            };
             let ct = part.content_type();
             let more = match &part.body {
-                PartType::Text(text) => {
-                    let text = unflow(Cow::Borrowed(text), ct);
-                    let part_name = ct.map_or(Part::Named("text/plain"), Part::Mime);
-                    if part.encoding == Encoding::None {
-                        self.scan_undeclared(text.as_bytes(), part_name, sink)?
-                    } else {
-                        self.scan_text(text.as_bytes(), part_name, sink)?
-                    }
-                }
-                PartType::Html(html) => {
-                    let undeclared = (part.encoding == Encoding::None)
-                        .then(|| undeclared::decode(html.as_bytes()))
-                        .flatten();
-                    let html = match &undeclared {
-                        Some(decoded) => String::from_utf8_lossy(decoded),
-                        None => Cow::Borrowed(&**html),
-                    };
-                    self.scan_text(&html::scannable_text(&html), Part::Named("text/html"), sink)?
-                }
+                PartType::Text(text) => self.scan_text(
+                    &unflow(as_sent(text.as_bytes()), ct),
+                    ct.map_or(Part::Named("text/plain"), Part::Mime),
+                    sink,
+                )?,
+                PartType::Html(html) => self.scan_text(
+                    &html::scannable_text(&as_sent(html.as_bytes())),
+                    Part::Named("text/html"),
+                    sink,
+                )?,
                 PartType::Message(nested) => {
                     self.scan_head(&Head::parse(nested.raw_message()), sink)?
                         && self.scan_parts(nested, sink)?
@@ -324,20 +321,6 @@ impl Place<'_> {
         }
     }
 
-    /// Scans a text that was not transfer-decoded: as quoted-printable if
-    /// it is that without saying so ([`undeclared`]), else as it is.
-    fn scan_undeclared<S: MailSink>(
-        &self,
-        text: &[u8],
-        part: Part<'_>,
-        sink: &mut S,
-    ) -> io::Result<bool> {
-        match undeclared::decode(text) {
-            Some(decoded) => self.scan_text(&decoded, part, sink),
-            None => self.scan_text(text, part, sink),
-        }
-    }
-
     fn scan_text<S: MailSink>(
         &self,
         text: &[u8],
@@ -365,9 +348,9 @@ impl Place<'_> {
 /// Joins the lines of a `format=flowed` text (RFC 3676): a line ending in a
 /// space continues on the next one (losing that space with `delsp=yes`).
 fn unflow<'a>(
-    text: Cow<'a, str>,
+    text: Cow<'a, [u8]>,
     content_type: Option<&mail_parser::ContentType<'_>>,
-) -> Cow<'a, str> {
+) -> Cow<'a, [u8]> {
     let Some(ct) = content_type else { return text };
     if !ct
         .attribute("format")
@@ -378,14 +361,15 @@ fn unflow<'a>(
     let delsp = ct
         .attribute("delsp")
         .is_some_and(|d| d.eq_ignore_ascii_case("yes"));
-    let mut out = String::with_capacity(text.len());
-    for line in text.split_inclusive('\n') {
-        let body = line.trim_end_matches(['\r', '\n']);
-        let flowed = body.ends_with(' ') && body != "-- ";
+    let mut out = Vec::with_capacity(text.len());
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        let flowed = body.ends_with(b" ") && body != b"-- ";
         if flowed {
-            out.push_str(if delsp { &body[..body.len() - 1] } else { body });
+            out.extend_from_slice(if delsp { &body[..body.len() - 1] } else { body });
         } else {
-            out.push_str(line);
+            out.extend_from_slice(line);
         }
     }
     Cow::Owned(out)

@@ -4,15 +4,17 @@
 //! MIME headers were lost) carry. Read as it is, its URIs would come out
 //! cut at each soft break and with `=3D` for `=`.
 
+use std::borrow::Cow;
+
 use memchr::memchr_iter;
 
 /// Returns `text` decoded as quoted-printable if it has the exact shape an
-/// encoder gives (see [`looks_quoted_printable`]), `None` otherwise.
-pub fn decode(text: &[u8]) -> Option<Vec<u8>> {
-    if !looks_quoted_printable(text) {
-        return None;
-    }
-    mail_parser::decoders::quoted_printable::quoted_printable_decode(text)
+/// encoder gives (see [`looks_quoted_printable`]), else `text` as it is.
+pub fn decode(text: &[u8]) -> Cow<'_, [u8]> {
+    let decoded = looks_quoted_printable(text)
+        .then(|| mail_parser::decoders::quoted_printable::quoted_printable_decode(text))
+        .flatten();
+    decoded.map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 /// Returns true if and only if `text` has at least one soft line break (a
@@ -52,8 +54,8 @@ mod tests {
     fn only_text_shaped_by_an_encoder_is_decoded() {
         let qp = b"<a href=3D\"http://x.org/?a=3D1&b=3D2\">x</a> see http://x.org/lo=\nng/path\n";
         assert_eq!(
-            decode(qp).as_deref(),
-            Some(&b"<a href=\"http://x.org/?a=1&b=2\">x</a> see http://x.org/long/path\n"[..])
+            &*decode(qp),
+            b"<a href=\"http://x.org/?a=1&b=2\">x</a> see http://x.org/long/path\n"
         );
         for plain in [
             &b"if a = b then\nsee http://x.org/?q=1\n"[..],
@@ -61,7 +63,11 @@ mod tests {
             b"x == y =\n",
             b"http://x.org/?q=ab=\ncd\n",
         ] {
-            assert_eq!(decode(plain), None, "{}", String::from_utf8_lossy(plain));
+            assert!(
+                matches!(decode(plain), Cow::Borrowed(_)),
+                "{}",
+                String::from_utf8_lossy(plain)
+            );
         }
     }
 }
