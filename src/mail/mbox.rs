@@ -5,6 +5,8 @@ use std::io::{self, Read};
 
 use memchr::memmem;
 
+use super::header::Head;
+
 /// One message and where it starts.
 #[derive(Debug, Default)]
 pub struct RawMessage {
@@ -169,7 +171,7 @@ fn unescape_from_lines(body: &[u8]) -> Vec<u8> {
 
 /// Returns true if and only if `head` (the first bytes of an input) looks
 /// like mail: an mbox (`From ` first line) or a message whose header block
-/// starts with header fields and holds at least two of the usual ones.
+/// is made of header fields only and holds at least two of the usual ones.
 pub fn looks_like_mail(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     if head.starts_with(b"From ") {
@@ -190,28 +192,13 @@ pub fn looks_like_mail(head: &[u8]) -> bool {
         b"cc",
         b"x-mailer",
     ];
-    let mut usual = 0;
-    for (i, line) in head.split(|&b| b == b'\n').enumerate() {
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
-        if line.is_empty() {
-            break; // the end of the header block
-        }
-        if line[0] == b' ' || line[0] == b'\t' {
-            continue; // a folded header line
-        }
-        let Some(colon) = line.iter().position(|&b| b == b':') else {
-            return false;
-        };
-        let name = &line[..colon];
-        if name.is_empty() || !name.iter().all(|b| b.is_ascii_graphic()) {
-            return false;
-        }
-        usual += usize::from(USUAL.iter().any(|u| name.eq_ignore_ascii_case(u)));
-        if i > 200 {
-            break;
-        }
-    }
-    usual >= 2
+    let fields = Head::parse(head).fields;
+    let usual = fields
+        .iter()
+        .filter(|f| USUAL.iter().any(|u| f.name.eq_ignore_ascii_case(u)))
+        .count();
+    // A line that is not a field (prose, a name with a space) has no name.
+    usual >= 2 && fields.iter().all(|f| !f.name.is_empty())
 }
 
 #[cfg(test)]
