@@ -9,7 +9,7 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use uriscan::mail::{self, MailFound};
@@ -21,14 +21,6 @@ fn files(dir: &Path) -> Vec<Vec<u8>> {
         .iter()
         .map(|p| fs::read(p).unwrap())
         .collect()
-}
-
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus/mail");
-    dir.exists().then_some(dir).or_else(|| {
-        eprintln!("note: ../shared/corpus/mail is absent; nothing to measure");
-        None
-    })
 }
 
 /// How many URIs mail mode finds in `files`.
@@ -45,7 +37,9 @@ fn scan_mail(scanner: &Scanner, files: &[Vec<u8>]) -> usize {
 }
 
 fn bench(c: &mut Criterion) {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::shared("corpus/mail") else {
+        return;
+    };
     let scanner = Scanner::new();
     for name in [
         "all",

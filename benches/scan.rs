@@ -8,7 +8,7 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use uriscan::Scanner;
@@ -21,16 +21,10 @@ fn concat(dir: &Path) -> Vec<u8> {
         .collect()
 }
 
-fn corpus() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
-    dir.exists().then_some(dir).or_else(|| {
-        eprintln!("note: ../shared/corpus is absent; nothing to measure");
-        None
-    })
-}
-
 fn bench(c: &mut Criterion) {
-    let Some(dir) = corpus() else { return };
+    let Some(dir) = common::shared("corpus") else {
+        return;
+    };
     let scanner = Scanner::new();
     let linkify = linkify::LinkFinder::new();
     for name in ["rfc", "mail", "all"] {
