@@ -265,3 +265,50 @@ fn cli_scans_the_messages_of_one_mbox_in_parallel_in_file_order() {
     let (json_many, _) = run(&["-j2", "--json"], false);
     assert!(json_one == json_many);
 }
+
+/// The same URI in the text and the HTML alternative of a message: both
+/// parts report it, and `-u` prints it once. `--mail` reads as mail an
+/// input that does not look like it.
+#[test]
+fn cli_unique_across_alternatives_and_forced_modes() {
+    let bin = env!("CARGO_BIN_EXE_uriscan");
+    let dir = tempfile::tempdir().unwrap();
+    let alt = dir.path().join("alt.eml");
+    fs::write(
+        &alt,
+        "From: a@example.org\nSubject: s\nContent-Type: multipart/alternative; boundary=B\n\n--B\nContent-Type: text/plain\n\nhttps://example.org/page\n--B\nContent-Type: text/html\n\n<a href=\"https://example.org/page\">page</a>\n--B--\n",
+    )
+    .unwrap();
+    // One usual header field only: not recognized as mail by content.
+    let bare = dir.path().join("bare.txt");
+    fs::write(
+        &bare,
+        "Content-Transfer-Encoding: quoted-printable\n\n<https://example.org/a?b=3D1&c=\n=3D2>\n",
+    )
+    .unwrap();
+    let run = |args: &[&str], path: &Path| {
+        let out = Command::new(bin).args(args).arg(path).output().unwrap();
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let parts: Vec<String> = run(&["--json"], &alt)
+        .lines()
+        .map(|l| {
+            let row: serde_json::Value = serde_json::from_str(l).unwrap();
+            format!(
+                "{} {}",
+                row["part"].as_str().unwrap(),
+                row["uri"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        parts,
+        [
+            "text/plain https://example.org/page",
+            "text/html https://example.org/page"
+        ]
+    );
+    assert_eq!(run(&["-u"], &alt), "https://example.org/page\n");
+    assert_eq!(run(&[], &bare), "https://example.org/a?b=3D1&c==3D2\n");
+    assert_eq!(run(&["--mail"], &bare), "https://example.org/a?b=1&c=2\n");
+}

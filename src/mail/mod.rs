@@ -516,6 +516,20 @@ mod tests {
     }
 
     #[test]
+    fn a_nested_message_the_parser_gives_up_on_is_read_raw() {
+        // mail-parser decodes encoded nested messages three deep; the one
+        // below that comes back as undecoded bytes, which are scanned.
+        let mut raw = Vec::new();
+        for name in ["a", "b", "c", "d", "e"] {
+            raw.extend_from_slice(
+                format!("Subject: {name}\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\n").as_bytes(),
+            );
+        }
+        raw.extend_from_slice(b"Subject: f\n\nhttp://deep.example/\n");
+        assert_eq!(uris(&raw), [("raw".into(), "http://deep.example/".into())]);
+    }
+
+    #[test]
     fn attachments_that_are_not_text_are_skipped() {
         let raw = b"Subject: a\nFrom: x@y\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=XX\n\n--XX\nContent-Type: text/plain\n\nhttp://text.example/\n--XX\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\naHR0cDovL2ltYWdlLmV4YW1wbGUv\n--XX--\n";
         assert_eq!(
