@@ -309,6 +309,15 @@ fn directory_walk_respects_ignore_files_and_sorts() {
         stdout(&o).starts_with("tree/a.txt:http://a.org/\n"),
         "a directory turns file names on"
     );
+    // Depth first, each directory by name: `sub` and what is in it come
+    // before `sub-x.txt` (whose bytes sort before `sub/`, as `-` < `/`).
+    d.write("tree/sub-x.txt", "http://x.org/\n");
+    d.write("tree/sub/d/e.md", "http://e.org/\n");
+    let o = d.run(&["--no-filename", "tree"]);
+    assert_eq!(
+        stdout(&o),
+        "http://a.org/\nhttp://b.org/\nhttp://c.org/\nhttp://e.org/\nhttp://x.org/\n"
+    );
 }
 
 #[cfg(unix)]
