@@ -56,9 +56,16 @@ impl<R: Read> Messages<R> {
     /// Messages of `rdr`: an mbox when its first line starts with `From `,
     /// else one message made of the whole input.
     pub fn new(rdr: R) -> Messages<R> {
+        Messages::with_prefix(Vec::new(), rdr)
+    }
+
+    /// Messages of `prefix` followed by `rdr`: for a caller that has
+    /// already read the start of its input (to tell whether it is mail),
+    /// without copying it back into a reader.
+    pub fn with_prefix(prefix: Vec<u8>, rdr: R) -> Messages<R> {
         Messages {
             rdr,
-            buf: Vec::new(),
+            buf: prefix,
             start: 0,
             line: 1,
             eof: false,
@@ -72,11 +79,6 @@ impl<R: Read> Messages<R> {
     ///
     /// A read error of the underlying reader.
     pub fn next_message(&mut self) -> io::Result<Option<Item>> {
-        // Drop what was returned before, now and then.
-        if self.start > CHUNK {
-            self.buf.drain(..self.start);
-            self.start = 0;
-        }
         let mut searched = self.start;
         let end = loop {
             if let Some(end) = self.message_end(searched) {
@@ -88,8 +90,9 @@ impl<R: Read> Messages<R> {
             if self.buf.len() - self.start > MAX_MESSAGE {
                 return Ok(Some(Item::TooLarge { line: self.line }));
             }
-            searched = self.buf.len().saturating_sub(8).max(self.start);
+            searched = self.buf.len().saturating_sub(8).max(self.start) - self.start;
             self.fill()?;
+            searched += self.start;
         };
         if end == self.start {
             return Ok(None);
@@ -97,16 +100,26 @@ impl<R: Read> Messages<R> {
         let text = &self.buf[self.start..end];
         let line = self.line;
         self.line += count_lines(text);
-        self.start = end;
-        let body = if text.starts_with(b"From ") {
-            memchr::memchr(b'\n', text).map_or(&text[text.len()..], |nl| &text[nl + 1..])
+        let from_line = if text.starts_with(b"From ") {
+            memchr::memchr(b'\n', text).map_or(text.len(), |nl| nl + 1)
         } else {
-            text
+            0
         };
-        Ok(Some(Item::Message(RawMessage {
-            bytes: unescape_from_lines(body),
-            line,
-        })))
+        let body = self.start + from_line..end;
+        self.start = end;
+        let last = self.eof && end == self.buf.len();
+        let bytes = if last && memmem::find(&self.buf[body.clone()], b">From ").is_none() {
+            // The last message, with nothing to unescape: hand over the
+            // buffer instead of copying it (a one-message file).
+            let mut bytes = std::mem::take(&mut self.buf);
+            bytes.truncate(body.end);
+            bytes.drain(..body.start);
+            self.start = 0;
+            bytes
+        } else {
+            unescape_from_lines(&self.buf[body])
+        };
+        Ok(Some(Item::Message(RawMessage { bytes, line })))
     }
 
     /// The input not yet returned, as one reader.
@@ -134,7 +147,16 @@ impl<R: Read> Messages<R> {
             .map(|nl| nl + 1)
     }
 
+    /// Reads up to [`CHUNK`] more bytes, into the buffer's spare room
+    /// (which costs no zeroing when `rdr` is a `File`, or std's wrappers of
+    /// one). When that room is short, what was returned already is dropped
+    /// first: then only the message being read moves, and the buffer stops
+    /// growing at about twice [`CHUNK`] plus the longest message.
     fn fill(&mut self) -> io::Result<()> {
+        if self.start > 0 && self.buf.capacity() - self.buf.len() < CHUNK {
+            self.buf.drain(..self.start);
+            self.start = 0;
+        }
         let n = (&mut self.rdr)
             .take(CHUNK as u64)
             .read_to_end(&mut self.buf)?;
@@ -225,6 +247,77 @@ mod tests {
         );
         assert_eq!(got[1].0, 7);
         assert!(got[1].1.starts_with("Subject: two\n"));
+    }
+
+    /// A reader that gives at most `step` bytes per read, as a pipe may.
+    struct Trickle<'a> {
+        rest: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.rest.len());
+            buf[..n].copy_from_slice(&self.rest[..n]);
+            self.rest = &self.rest[n..];
+            Ok(n)
+        }
+    }
+
+    #[test]
+    fn the_same_messages_whatever_the_reads_and_the_prefix() {
+        let mut mbox = Vec::new();
+        for eml in [
+            &include_bytes!("../../fixtures/mail/base64.eml")[..],
+            include_bytes!("../../fixtures/mail/quoted-printable.eml"),
+            include_bytes!("../../fixtures/mail/html-only.eml"),
+        ]
+        .iter()
+        .cycle()
+        .take(90)
+        {
+            // Each starts with its `From ` line.
+            mbox.extend_from_slice(eml);
+            mbox.extend_from_slice(b"\n>From here on, unescaped\n\n");
+        }
+        // Over 2 * CHUNK, so that returned input is dropped on the way.
+        assert!(mbox.len() > 2 * CHUNK);
+        let whole = split_all(Messages::new(&mbox[..]));
+        assert_eq!(whole.len(), 90);
+        assert!(whole
+            .iter()
+            .all(|(_, m)| m.ends_with(b"\nFrom here on, unescaped\n\n")));
+        for step in [1, 7, 4096, 100_000] {
+            for prefix in [0, 3, 8192] {
+                let messages = Messages::with_prefix(
+                    mbox[..prefix].to_vec(),
+                    Trickle {
+                        rest: &mbox[prefix..],
+                        step,
+                    },
+                );
+                assert!(split_all(messages) == whole, "step {step}, prefix {prefix}");
+            }
+        }
+        // A one-message input is handed over whole, prefix or not.
+        let eml = include_bytes!("../../fixtures/mail/base64.eml");
+        let from_line = eml.iter().position(|&b| b == b'\n').unwrap() + 1;
+        for prefix in [0, 100, eml.len()] {
+            let rest = Trickle {
+                rest: &eml[prefix..],
+                step: 512,
+            };
+            let got = split_all(Messages::with_prefix(eml[..prefix].to_vec(), rest));
+            assert!(got == [(1, eml[from_line..].to_vec())], "prefix {prefix}");
+        }
+    }
+
+    fn split_all<R: Read>(mut messages: Messages<R>) -> Vec<(u64, Vec<u8>)> {
+        let mut all = Vec::new();
+        while let Some(Item::Message(m)) = messages.next_message().unwrap() {
+            all.push((m.line, m.bytes));
+        }
+        all
     }
 
     #[test]

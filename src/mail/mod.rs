@@ -127,7 +127,21 @@ impl<F: FnMut(&MailFound<'_>) -> io::Result<bool>> MailSink for F {
 ///
 /// A read error, or the first error `sink` returns.
 pub fn scan_mail<R: Read, S: MailSink>(scanner: &Scanner, rdr: R, sink: &mut S) -> io::Result<()> {
-    let mut messages = Messages::new(rdr);
+    scan_messages(scanner, Messages::new(rdr), sink)
+}
+
+/// [`scan_mail`] for input already split into `messages`, such as
+/// [`Messages::with_prefix`] gives when the start of the input was read to
+/// probe it.
+///
+/// # Errors
+///
+/// A read error, or the first error `sink` returns.
+pub fn scan_messages<R: Read, S: MailSink>(
+    scanner: &Scanner,
+    mut messages: Messages<R>,
+    sink: &mut S,
+) -> io::Result<()> {
     loop {
         match messages.next_message()? {
             None => return Ok(()),

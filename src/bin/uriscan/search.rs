@@ -147,26 +147,37 @@ fn scan_reader<R: Read>(
         MailMode::Never => false,
         MailMode::Auto => uriscan::mail::looks_like_mail(&probe),
     };
-    let mut counted = Counted {
-        inner: io::Cursor::new(probe).chain(rdr),
-        bytes: 0,
-    };
+    let probed = probe.len() as u64;
     let mut batch = Batcher {
         batch: Vec::new(),
         send,
     };
     let mut too_long = 0;
-    let result = if mail && split == Split::Messages {
-        scan_messages_in_parallel(&mut counted, cfg, &mut batch)
-    } else if mail {
-        uriscan::mail::scan_mail(
-            &cfg.scanner,
-            &mut counted,
-            &mut MailRecords::new(cfg, &mut batch),
-        )
+    // The rest of the input, counted by how much of its limit it uses up
+    // (std's `Take`, unlike a wrapper of ours, lets `File` read into a
+    // buffer's spare room without zeroing it first). A probe shorter than
+    // asked for has met the end of the input: no read is left to make.
+    let limit = if probed < BINARY_PROBE as u64 {
+        0
+    } else {
+        u64::MAX
+    };
+    let mut rest = rdr.take(limit);
+    let result = if mail {
+        // The probe starts the buffer messages are split from.
+        let messages = Messages::with_prefix(probe, &mut rest);
+        if split == Split::Messages {
+            scan_messages_in_parallel(messages, cfg, &mut batch)
+        } else {
+            uriscan::mail::scan_messages(
+                &cfg.scanner,
+                messages,
+                &mut MailRecords::new(cfg, &mut batch),
+            )
+        }
     } else {
         cfg.scanner.scan_reader(
-            &mut counted,
+            io::Cursor::new(probe).chain(&mut rest),
             TextRecords {
                 cfg,
                 out: &mut batch,
@@ -175,7 +186,7 @@ fn scan_reader<R: Read>(
         )
     };
     batch.flush();
-    let bytes = counted.bytes;
+    let bytes = probed + (limit - rest.limit());
     result.map(|()| Summary {
         bytes,
         too_long,
@@ -183,17 +194,16 @@ fn scan_reader<R: Read>(
     })
 }
 
-/// Scans the messages of `rdr` in parallel and sends what each finds in
+/// Scans `messages` in parallel and sends what each finds in
 /// the order of the input: the same events as
 /// [`uriscan::mail::scan_mail`]. While one group of messages is scanned,
 /// the next is split off the input; memory holds two groups and the
 /// records found in one.
 fn scan_messages_in_parallel<R: Read>(
-    rdr: R,
+    mut messages: Messages<R>,
     cfg: &Config,
     out: &mut Batcher<'_>,
 ) -> io::Result<()> {
-    let mut messages = Messages::new(rdr);
     let mut group = next_group(&mut messages);
     loop {
         let mut found = Vec::new();
@@ -399,19 +409,5 @@ fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>) -> Record {
         hyphen_break: f.has_hyphen_break(),
         error: f.error().map(|e| e.to_string()),
         mail,
-    }
-}
-
-/// A reader that counts the bytes it gives.
-struct Counted<R> {
-    inner: R,
-    bytes: u64,
-}
-
-impl<R: Read> Read for Counted<R> {
-    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.bytes += n as u64;
-        Ok(n)
     }
 }
