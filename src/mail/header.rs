@@ -1,6 +1,6 @@
 //! The header block of a message, read raw: its fields (to be scanned as
-//! they are), its `Message-ID`, and whether its body can be scanned as it is
-//! or needs MIME decoding first.
+//! they are), its `Message-ID`, and how its body gives its text: as it is,
+//! through one transfer decoding, or through the MIME parser.
 //!
 //! Reading the header block here rather than through `mail-parser` keeps
 //! every header's bytes (a value that is not UTF-8 is still scanned) and
@@ -24,12 +24,47 @@ pub struct Head<'a> {
     pub body: &'a [u8],
     /// The `Message-ID`, without its angle brackets.
     pub message_id: Option<&'a str>,
-    /// True if and only if the body must go through the MIME parser: a
-    /// content type other than `text/plain`, a transfer encoding other than
-    /// 7bit/8bit/binary, `format=flowed`, or a charset that is not
-    /// ASCII-compatible. Otherwise its URIs are the URIs of its raw bytes
-    /// (URIs are ASCII, which every other charset keeps as it is).
-    pub needs_decoding: bool,
+    /// How the body gives its text.
+    pub coding: Coding,
+    /// Whether a `Content-Transfer-Encoding` field was met (a second one
+    /// that disagrees makes the body [`Coding::Mime`]).
+    transfer_seen: bool,
+}
+
+/// How a message's body gives its text.
+///
+/// The first three are a body that is one `text/plain` part, not
+/// `format=flowed`, in an ASCII-compatible charset: its URIs are those of
+/// its bytes once transfer-decoded, whatever the charset, since URIs are
+/// ASCII and every such charset keeps ASCII as it is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coding {
+    /// Sent as it is: 7bit, 8bit, binary, or no transfer encoding named.
+    Plain,
+    /// Sent quoted-printable.
+    QuotedPrintable,
+    /// Sent in base64.
+    Base64,
+    /// Anything else (another type, a multipart, `format=flowed`, UTF-16,
+    /// an unknown transfer encoding): the MIME parser reads it.
+    Mime,
+}
+
+impl Coding {
+    /// The coding a `Content-Transfer-Encoding` value names.
+    fn of_transfer(value: &[u8]) -> Coding {
+        let value = value.trim_ascii();
+        let is = |name: &str| value.eq_ignore_ascii_case(name.as_bytes());
+        if is("7bit") || is("8bit") || is("binary") {
+            Coding::Plain
+        } else if is("quoted-printable") {
+            Coding::QuotedPrintable
+        } else if is("base64") {
+            Coding::Base64
+        } else {
+            Coding::Mime
+        }
+    }
 }
 
 impl<'a> Head<'a> {
@@ -43,7 +78,8 @@ impl<'a> Head<'a> {
             fields: Vec::with_capacity(32),
             body: &raw[raw.len()..],
             message_id: None,
-            needs_decoding: false,
+            coding: Coding::Plain,
+            transfer_seen: false,
         };
         // INVARIANT: `field` is the start of the field that the line at
         // `at` continues, if any.
@@ -87,12 +123,16 @@ impl<'a> Head<'a> {
         // rules out most fields).
         if matches!(name.first(), Some(b'c' | b'C' | b'm' | b'M')) {
             if name.eq_ignore_ascii_case(b"content-type") {
-                self.needs_decoding |= !is_plain_text(field.value);
+                if !is_plain_text(field.value) {
+                    self.coding = Coding::Mime;
+                }
             } else if name.eq_ignore_ascii_case(b"content-transfer-encoding") {
-                let cte = field.value.trim_ascii();
-                self.needs_decoding |= ![&b"7bit"[..], b"8bit", b"binary"]
-                    .iter()
-                    .any(|e| cte.eq_ignore_ascii_case(e));
+                let transfer = Coding::of_transfer(field.value);
+                if self.coding != Coding::Mime {
+                    let agrees = !self.transfer_seen || self.coding == transfer;
+                    self.coding = if agrees { transfer } else { Coding::Mime };
+                }
+                self.transfer_seen = true;
             } else if name.eq_ignore_ascii_case(b"message-id") && self.message_id.is_none() {
                 self.message_id = message_id(field.value);
             }
@@ -180,30 +220,47 @@ mod tests {
             }
         );
         assert_eq!(head.body, b"body\n");
-        assert!(!head.needs_decoding);
+        assert_eq!(head.coding, Coding::Plain);
     }
 
     #[test]
-    fn what_needs_decoding() {
-        for needs_decoding in [
-            &b"Content-Type: text/html\n\nx"[..],
-            b"Content-Transfer-Encoding: quoted-printable\n\nx",
-            b"Content-Transfer-Encoding: BASE64\r\n\r\nx",
-            b"Content-Type: text/plain; format=flowed\n\nx",
-            b"Content-Type: text/plain; charset=UTF-16LE\n\nx",
-            b"Content-Type: multipart/mixed; boundary=x\n\nx",
+    fn how_the_body_gives_its_text() {
+        for (head, coding) in [
+            (&b"Subject: x\n\nbody"[..], Coding::Plain),
+            (
+                b"Content-Type: TEXT/PLAIN; charset=\"iso-8859-1\"\nContent-Transfer-Encoding: 8bit\n\nx",
+                Coding::Plain,
+            ),
+            (
+                b"Content-Transfer-Encoding: quoted-printable\n\nx",
+                Coding::QuotedPrintable,
+            ),
+            (
+                b"Content-Type: text/plain\r\nContent-Transfer-Encoding: BASE64\r\n\r\nx",
+                Coding::Base64,
+            ),
+            (b"Content-Type: text/html\n\nx", Coding::Mime),
+            (b"Content-Type: text/plain; format=flowed\n\nx", Coding::Mime),
+            (b"Content-Type: text/plain; charset=UTF-16LE\n\nx", Coding::Mime),
+            (b"Content-Type: multipart/mixed; boundary=x\n\nx", Coding::Mime),
+            (b"Content-Transfer-Encoding: x-uuencode\n\nx", Coding::Mime),
+            // The type decides whatever the order of the fields.
+            (
+                b"Content-Transfer-Encoding: base64\nContent-Type: image/png\n\nx",
+                Coding::Mime,
+            ),
+            // Two transfer encodings that disagree: left to the MIME parser.
+            (
+                b"Content-Transfer-Encoding: 7bit\nContent-Transfer-Encoding: base64\n\nx",
+                Coding::Mime,
+            ),
         ] {
-            assert!(
-                Head::parse(needs_decoding).needs_decoding,
+            assert_eq!(
+                Head::parse(head).coding,
+                coding,
                 "{:?}",
-                String::from_utf8_lossy(needs_decoding)
+                String::from_utf8_lossy(head)
             );
-        }
-        for as_it_is in [
-            &b"Subject: x\n\nbody"[..],
-            b"Content-Type: TEXT/PLAIN; charset=\"iso-8859-1\"\nContent-Transfer-Encoding: 8bit\n\nx",
-        ] {
-            assert!(!Head::parse(as_it_is).needs_decoding);
         }
     }
 

@@ -33,9 +33,13 @@
 //!   (`List-Unsubscribe`, `List-Archive`, but also a `Subject` that names a
 //!   page), labelled `header:NAME`. *Judgement call:* RFC 2047 encoded
 //!   words are not decoded (a URI is never written in one).
-//! - **Bodies**: a message that is one `text/plain` part in 7bit or 8bit
-//!   is scanned as it is, whatever its charset (URIs are ASCII, which
-//!   every ASCII-compatible charset keeps as it is). Any other message goes
+//! - **Bodies**: a message that is one `text/plain` part (not
+//!   `format=flowed`, in an ASCII-compatible charset) is scanned as it is,
+//!   or once undone its quoted-printable or base64, without converting its
+//!   charset: URIs are ASCII, which every such charset keeps as it is
+//!   (*judgement call*: positions are then those of the part's bytes in
+//!   its own charset, not in UTF-8). One whose transfer encoding is broken
+//!   goes to the MIME parser like the others. Any other message goes
 //!   through `mail-parser`, which is given only its MIME fields: text parts
 //!   are decoded (transfer encoding, charset to UTF-8), `format=flowed`
 //!   lines are joined (RFC 3676, `delsp=yes` honoured), and the text is
@@ -76,11 +80,13 @@ use std::borrow::Cow;
 use std::io::{self, Read};
 use std::sync::OnceLock;
 
+use mail_parser::decoders::base64::base64_decode;
+use mail_parser::decoders::quoted_printable::quoted_printable_decode;
 use mail_parser::{Encoding, Message, MessageParser, MimeHeaders, PartType};
 
 use crate::scan::{Found, Scanner};
 
-use self::header::Head;
+use self::header::{Coding, Head};
 pub use self::mbox::{looks_like_mail, Item, Messages, RawMessage, MAX_MESSAGE};
 
 /// A URI found in a message.
@@ -215,12 +221,17 @@ pub fn scan_message<S: MailSink>(
     if !place.scan_head(&head, sink)? {
         return Ok(false);
     }
-    if !head.needs_decoding {
-        return place.scan_text(
-            &undeclared::decode(head.body),
-            Part::Named("text/plain"),
-            sink,
-        );
+    // A plain text body is decoded here, without the MIME parser; one
+    // whose transfer encoding is broken goes to the parser, which reads
+    // what it can and says so.
+    let text = match head.coding {
+        Coding::Plain => Some(undeclared::decode(head.body)),
+        Coding::QuotedPrintable => quoted_printable_decode(head.body).map(Cow::Owned),
+        Coding::Base64 => base64_decode(head.body).map(Cow::Owned),
+        Coding::Mime => None,
+    };
+    if let Some(text) = text {
+        return place.scan_text(&text, Part::Named("text/plain"), sink);
     }
     let mime = head.mime_message();
     match mime_parser().parse(&mime) {
@@ -452,6 +463,50 @@ mod tests {
             uris(html),
             [("text/html".into(), "http://x.org/?a=1&b=2".into())]
         );
+    }
+
+    #[test]
+    fn a_plain_text_body_is_decoded_without_the_mime_parser_unless_broken() {
+        // Latin-1 quoted-printable: the URI comes out whole, whatever the
+        // charset (it is not decoded: URIs are ASCII).
+        let latin1 = b"Subject: a\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=E9 <http://x.org/lo=\nng?a=3Db>=E9\n";
+        assert_eq!(
+            uris(latin1),
+            [("text/plain".into(), "http://x.org/long?a=b".into())]
+        );
+        // Broken encodings go to the MIME parser, which scans what it can
+        // (the raw text, or what decodes) and says so.
+        for (broken, expected) in [
+            (
+                &b"Subject: a\nContent-Transfer-Encoding: quoted-printable\n\nsee http://x.org/a==3D\n"[..],
+                "text/plain http://x.org/a==3D",
+            ),
+            (
+                b"Subject: a\nContent-Transfer-Encoding: base64\n\nsee http://x.org/a !\n",
+                "text/plain http://x.org/a",
+            ),
+        ] {
+            let mut found = Vec::new();
+            let mut warnings = Vec::new();
+            scan_mail(&Scanner::new(), broken, &mut Sink(&mut found, &mut warnings)).unwrap();
+            assert_eq!(found, [expected], "{}", String::from_utf8_lossy(broken));
+            assert_eq!(warnings.len(), 1, "{warnings:?}");
+        }
+    }
+
+    /// Collects URIs (with their part) and warnings.
+    struct Sink<'a>(&'a mut Vec<String>, &'a mut Vec<String>);
+
+    impl MailSink for Sink<'_> {
+        fn found(&mut self, found: &MailFound<'_>) -> io::Result<bool> {
+            self.0
+                .push(format!("{} {}", found.part, found.found.as_str()));
+            Ok(true)
+        }
+
+        fn warning(&mut self, _line: u64, warning: &str) {
+            self.1.push(warning.to_string());
+        }
     }
 
     #[test]
