@@ -2,7 +2,8 @@
 # Whole-command benchmark of the uriscan binary over ../shared/corpus/:
 #   1. uriscan -j1 against ripgrep -j1 -o with a URL regex (same bytes, same run);
 #   2. uriscan with all cores against -j1;
-#   3. peak RSS scanning a generated 2 GiB file (streaming keeps it flat).
+#   3. mail mode against --no-mail over the mail archives, one thread;
+#   4. peak RSS scanning a generated 2 GiB file (streaming keeps it flat).
 # Needs: ../shared/corpus, hyperfine and ripgrep (installed with apt when missing),
 # /usr/bin/time. Usage: benches/cli.sh [RUNS]
 set -euo pipefail
@@ -30,6 +31,12 @@ echo "== threads: uriscan (all cores) vs -j1"
 hyperfine -N --warmup 2 --runs "$runs" --export-markdown /tmp/uriscan-bench-2.md \
     "$bin -j1 --no-filename $corpus" \
     "$bin --no-filename $corpus"
+
+echo "== mail mode: $corpus/mail, one thread, mail vs --no-mail (read the min: the machine is shared)"
+echo "mail: $(du -sb "$corpus/mail" | cut -f1) bytes"
+hyperfine -N --warmup 3 --runs "$((runs * 3))" --export-markdown /tmp/uriscan-bench-3.md \
+    "$bin -j1 --no-filename $corpus/mail" \
+    "$bin -j1 --no-filename --no-mail $corpus/mail"
 
 echo "== memory: a 2 GiB file"
 big=$(mktemp /tmp/uriscan-big.XXXXXX)
