@@ -24,11 +24,6 @@ pub struct Head<'a> {
     pub body: &'a [u8],
     /// The `Message-ID`, without its angle brackets.
     pub message_id: Option<&'a str>,
-    /// How the body gives its text.
-    pub coding: Coding,
-    /// Whether a `Content-Transfer-Encoding` field was met (a second one
-    /// that disagrees makes the body [`Coding::Mime`]).
-    transfer_seen: bool,
 }
 
 /// How a message's body gives its text.
@@ -51,6 +46,29 @@ pub enum Coding {
 }
 
 impl Coding {
+    /// How a body with these header fields gives its text. Two
+    /// `Content-Transfer-Encoding` fields that disagree leave it to the
+    /// MIME parser.
+    fn of(fields: &[Field<'_>]) -> Coding {
+        let mut transfer = None;
+        for field in fields {
+            if field.name.eq_ignore_ascii_case(b"content-type") {
+                if !is_plain_text(field.value) {
+                    return Coding::Mime;
+                }
+            } else if field
+                .name
+                .eq_ignore_ascii_case(b"content-transfer-encoding")
+            {
+                let this = Coding::of_transfer(field.value);
+                if transfer.replace(this).is_some_and(|before| before != this) {
+                    return Coding::Mime;
+                }
+            }
+        }
+        transfer.unwrap_or(Coding::Plain)
+    }
+
     /// The coding a `Content-Transfer-Encoding` value names.
     fn of_transfer(value: &[u8]) -> Coding {
         let value = value.trim_ascii();
@@ -78,8 +96,6 @@ impl<'a> Head<'a> {
             fields: Vec::with_capacity(32),
             body: &raw[raw.len()..],
             message_id: None,
-            coding: Coding::Plain,
-            transfer_seen: false,
         };
         // INVARIANT: `field` is the start of the field that the line at
         // `at` continues, if any.
@@ -105,6 +121,11 @@ impl<'a> Head<'a> {
         head
     }
 
+    /// How the body gives its text, by the MIME fields.
+    pub fn coding(&self) -> Coding {
+        Coding::of(&self.fields)
+    }
+
     /// Adds the field whose text (name, `:`, value) is `text`.
     fn add(&mut self, text: &'a [u8]) {
         let colon = memchr::memchr(b':', text).filter(|&c| is_field_name(&text[..c]));
@@ -118,24 +139,8 @@ impl<'a> Head<'a> {
                 value: text,
             },
         };
-        let name = field.name;
-        // Only `Content-*` and `Message-ID` matter here (the first byte
-        // rules out most fields).
-        if matches!(name.first(), Some(b'c' | b'C' | b'm' | b'M')) {
-            if name.eq_ignore_ascii_case(b"content-type") {
-                if !is_plain_text(field.value) {
-                    self.coding = Coding::Mime;
-                }
-            } else if name.eq_ignore_ascii_case(b"content-transfer-encoding") {
-                let transfer = Coding::of_transfer(field.value);
-                if self.coding != Coding::Mime {
-                    let agrees = !self.transfer_seen || self.coding == transfer;
-                    self.coding = if agrees { transfer } else { Coding::Mime };
-                }
-                self.transfer_seen = true;
-            } else if name.eq_ignore_ascii_case(b"message-id") && self.message_id.is_none() {
-                self.message_id = message_id(field.value);
-            }
+        if self.message_id.is_none() && field.name.eq_ignore_ascii_case(b"message-id") {
+            self.message_id = message_id(field.value);
         }
         self.fields.push(field);
     }
@@ -220,7 +225,7 @@ mod tests {
             }
         );
         assert_eq!(head.body, b"body\n");
-        assert_eq!(head.coding, Coding::Plain);
+        assert_eq!(head.coding(), Coding::Plain);
     }
 
     #[test]
@@ -254,9 +259,14 @@ mod tests {
                 b"Content-Transfer-Encoding: 7bit\nContent-Transfer-Encoding: base64\n\nx",
                 Coding::Mime,
             ),
+            // Two that agree (a relay that added its own) are one.
+            (
+                b"Content-Transfer-Encoding: base64\nContent-Transfer-Encoding: BASE64\n\nx",
+                Coding::Base64,
+            ),
         ] {
             assert_eq!(
-                Head::parse(head).coding,
+                Head::parse(head).coding(),
                 coding,
                 "{:?}",
                 String::from_utf8_lossy(head)

@@ -79,20 +79,22 @@ impl<R: Read> Messages<R> {
     ///
     /// A read error of the underlying reader.
     pub fn next_message(&mut self) -> io::Result<Option<Item>> {
-        let mut searched = self.start;
+        // How far past `start` separators were looked for (relative, as
+        // `fill` may move the input to the front of the buffer).
+        let mut searched = 0;
         let end = loop {
-            if let Some(end) = self.message_end(searched) {
+            if let Some(end) = self.message_end(self.start + searched) {
                 break end;
             }
             if self.eof {
                 break self.buf.len();
             }
-            if self.buf.len() - self.start > MAX_MESSAGE {
+            let unreturned = self.buf.len() - self.start;
+            if unreturned > MAX_MESSAGE {
                 return Ok(Some(Item::TooLarge { line: self.line }));
             }
-            searched = self.buf.len().saturating_sub(8).max(self.start) - self.start;
+            searched = unreturned.saturating_sub(8);
             self.fill()?;
-            searched += self.start;
         };
         if end == self.start {
             return Ok(None);
@@ -107,17 +109,18 @@ impl<R: Read> Messages<R> {
         };
         let body = self.start + from_line..end;
         self.start = end;
-        let last = self.eof && end == self.buf.len();
-        let bytes = if last && memmem::find(&self.buf[body.clone()], b">From ").is_none() {
-            // The last message, with nothing to unescape: hand over the
-            // buffer instead of copying it (a one-message file).
-            let mut bytes = std::mem::take(&mut self.buf);
-            bytes.truncate(body.end);
-            bytes.drain(..body.start);
-            self.start = 0;
-            bytes
-        } else {
-            unescape_from_lines(&self.buf[body])
+        let bytes = match unescape_from_lines(&self.buf[body.clone()]) {
+            Some(unescaped) => unescaped,
+            // The last message of the input is handed the buffer instead
+            // of a copy (a one-message file is never copied).
+            None if self.eof && end == self.buf.len() => {
+                let mut bytes = std::mem::take(&mut self.buf);
+                bytes.truncate(body.end);
+                bytes.drain(..body.start);
+                self.start = 0;
+                bytes
+            }
+            None => self.buf[body].to_vec(),
         };
         Ok(Some(Item::Message(RawMessage { bytes, line })))
     }
@@ -172,9 +175,10 @@ fn count_lines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
-/// mboxrd: lines `>From `, `>>From ` … lose one `>`.
-fn unescape_from_lines(body: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(body.len());
+/// mboxrd: lines `>From `, `>>From ` … lose one `>`. Returns `None` when
+/// there is none (the body is its own unescaped text).
+fn unescape_from_lines(body: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
     let mut copied = 0;
     for at in memmem::find_iter(body, b">From ") {
         // `at` is the last `>` of a run; the run must start a line.
@@ -183,12 +187,16 @@ fn unescape_from_lines(body: &[u8]) -> Vec<u8> {
             .rposition(|&b| b != b'>')
             .map_or(0, |p| p + 1);
         if run_start == 0 || body[run_start - 1] == b'\n' {
+            out.reserve(body.len());
             out.extend_from_slice(&body[copied..run_start]);
             copied = run_start + 1;
         }
     }
+    if copied == 0 {
+        return None;
+    }
     out.extend_from_slice(&body[copied..]);
-    out
+    Some(out)
 }
 
 /// Returns true if and only if `head` (the first bytes of an input) looks

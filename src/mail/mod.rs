@@ -224,7 +224,7 @@ pub fn scan_message<S: MailSink>(
     // A plain text body is decoded here, without the MIME parser; one
     // whose transfer encoding is broken goes to the parser, which reads
     // what it can and says so.
-    let text = match head.coding {
+    let text = match head.coding() {
         Coding::Plain => Some(undeclared::decode(head.body)),
         Coding::QuotedPrintable => quoted_printable_decode(head.body).map(Cow::Owned),
         Coding::Base64 => base64_decode(head.body).map(Cow::Owned),
@@ -428,14 +428,34 @@ impl Part<'_> {
 mod tests {
     use super::*;
 
+    /// The (part, URI) pairs found in `raw`.
     fn uris(raw: &[u8]) -> Vec<(String, String)> {
-        let mut all = Vec::new();
-        scan_mail(&Scanner::new(), raw, &mut |f: &MailFound<'_>| {
-            all.push((f.part.to_string(), f.found.as_str().to_string()));
+        uris_and_warnings(raw).0
+    }
+
+    /// The (part, URI) pairs found in `raw`, and the warnings.
+    fn uris_and_warnings(raw: &[u8]) -> (Vec<(String, String)>, Vec<String>) {
+        let mut sink = Collect::default();
+        scan_mail(&Scanner::new(), raw, &mut sink).unwrap();
+        (sink.uris, sink.warnings)
+    }
+
+    #[derive(Default)]
+    struct Collect {
+        uris: Vec<(String, String)>,
+        warnings: Vec<String>,
+    }
+
+    impl MailSink for Collect {
+        fn found(&mut self, f: &MailFound<'_>) -> io::Result<bool> {
+            self.uris
+                .push((f.part.to_string(), f.found.as_str().to_string()));
             Ok(true)
-        })
-        .unwrap();
-        all
+        }
+
+        fn warning(&mut self, _line: u64, warning: &str) {
+            self.warnings.push(warning.to_string());
+        }
     }
 
     #[test]
@@ -479,33 +499,16 @@ mod tests {
         for (broken, expected) in [
             (
                 &b"Subject: a\nContent-Transfer-Encoding: quoted-printable\n\nsee http://x.org/a==3D\n"[..],
-                "text/plain http://x.org/a==3D",
+                ("text/plain".to_string(), "http://x.org/a==3D".to_string()),
             ),
             (
                 b"Subject: a\nContent-Transfer-Encoding: base64\n\nsee http://x.org/a !\n",
-                "text/plain http://x.org/a",
+                ("text/plain".to_string(), "http://x.org/a".to_string()),
             ),
         ] {
-            let mut found = Vec::new();
-            let mut warnings = Vec::new();
-            scan_mail(&Scanner::new(), broken, &mut Sink(&mut found, &mut warnings)).unwrap();
+            let (found, warnings) = uris_and_warnings(broken);
             assert_eq!(found, [expected], "{}", String::from_utf8_lossy(broken));
             assert_eq!(warnings.len(), 1, "{warnings:?}");
-        }
-    }
-
-    /// Collects URIs (with their part) and warnings.
-    struct Sink<'a>(&'a mut Vec<String>, &'a mut Vec<String>);
-
-    impl MailSink for Sink<'_> {
-        fn found(&mut self, found: &MailFound<'_>) -> io::Result<bool> {
-            self.0
-                .push(format!("{} {}", found.part, found.found.as_str()));
-            Ok(true)
-        }
-
-        fn warning(&mut self, _line: u64, warning: &str) {
-            self.1.push(warning.to_string());
         }
     }
 
