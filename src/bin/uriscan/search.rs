@@ -411,3 +411,61 @@ fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>) -> Record {
         mail,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser;
+
+    use super::*;
+    use crate::args::Args;
+
+    /// The bytes `--stats` counts for `path`, and the URIs found in it.
+    fn scan_file(path: &Path, flags: &[&str], split: Split) -> (u64, usize) {
+        let mut args = vec!["uriscan"];
+        args.extend_from_slice(flags);
+        let cfg = Args::parse_from(args).into_config().unwrap();
+        let (mut bytes, mut uris) = (None, 0);
+        scan(
+            &Input::Path(path.to_path_buf()),
+            &cfg,
+            split,
+            &mut |event| match event {
+                Event::Records(records) => uris += records.len(),
+                Event::Done(summary) => bytes = Some(summary.bytes),
+                Event::Warning(_) => {}
+            },
+        );
+        (bytes.expect("a summary comes last"), uris)
+    }
+
+    /// Every byte is counted once, read by the probe or after it, whether
+    /// the probe met the end of the file or not.
+    #[test]
+    fn every_byte_is_counted_once_around_the_probe_size() {
+        let dir = tempfile::tempdir().unwrap();
+        let mbox = "From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n\n".to_string()
+            + &"see http://a.example/ now\n".repeat(20_000);
+        for len in [
+            0,
+            100,
+            BINARY_PROBE - 1,
+            BINARY_PROBE,
+            BINARY_PROBE + 1,
+            300_000,
+        ] {
+            let text = &mbox[..len];
+            let path = dir.path().join(format!("{len}.mbox"));
+            std::fs::write(&path, text).unwrap();
+            let whole_lines = text.matches(" now\n").count();
+            for (flags, split) in [
+                (&["--no-mail"][..], Split::None),
+                (&["--mail"], Split::None),
+                (&["--mail"], Split::Messages),
+            ] {
+                let (bytes, uris) = scan_file(&path, flags, split);
+                assert_eq!(bytes, len as u64, "{len} bytes, {flags:?} {split:?}");
+                assert!(uris >= whole_lines, "{len} bytes, {flags:?} {split:?}");
+            }
+        }
+    }
+}
