@@ -71,6 +71,7 @@
 //!   to leave the rest out.
 
 mod span;
+mod work;
 
 #[cfg(feature = "mail")]
 pub mod mail;
@@ -78,7 +79,7 @@ pub mod scan;
 pub mod uri;
 
 pub use crate::scan::{
-    Delimiter, FindIter, Found, HyphenMode, Scanner, ScannerBuilder, Sink,
+    Delimiter, FindIter, Found, HyphenMode, InMessage, Scanner, ScannerBuilder, Sink,
     DEFAULT_MAX_CANDIDATE_LEN,
 };
 pub use crate::span::Span;
