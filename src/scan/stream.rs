@@ -101,7 +101,24 @@ fn scan_with_buffer<R: Read, S: Sink>(
         };
         loop {
             let want = (end + read_size).min(capacity);
-            let n = read_retrying(&mut rdr, &mut buf[end..want])?;
+            let n = match read_retrying(&mut rdr, &mut buf[end..want]) {
+                Ok(n) => n,
+                Err(err) => {
+                    // Deliver what the bytes already read decide, then fail.
+                    let win = Window {
+                        hay: &buf[..end],
+                        offset,
+                        eof: false,
+                    };
+                    loop {
+                        match core.step(&win, &mut report)? {
+                            Step::Progress => continue,
+                            Step::Stopped => return Ok(()),
+                            _ => return Err(err),
+                        }
+                    }
+                }
+            };
             end += n;
             if n == 0 {
                 eof = true;
