@@ -70,6 +70,7 @@
 //!   `memchr` (and `mail-parser` for `mail`): use `default-features = false`
 //!   to leave the rest out.
 
+mod source_map;
 mod span;
 mod work;
 

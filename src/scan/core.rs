@@ -119,13 +119,14 @@ pub struct Core<'s> {
 impl<'s> Core<'s> {
     /// A core at the start of the input.
     pub fn new(scanner: &'s Scanner) -> Core<'s> {
-        Core::starting_at(scanner, 0, 1)
+        Core::starting_at(scanner, 0, 1, 0)
     }
 
-    /// A core that starts scanning at absolute offset `pos`, which is the
-    /// start of line `line` (1-based). The window must hold the
-    /// [`LOOKBACK`] bytes before `pos`, or start at offset 0.
-    pub fn starting_at(scanner: &'s Scanner, pos: usize, line: u64) -> Core<'s> {
+    /// A core that starts scanning at absolute offset `pos`, on line
+    /// `line` (1-based), which starts at absolute offset `line_start`. The
+    /// window must hold the [`LOOKBACK`] bytes before `pos`, or start at
+    /// offset 0.
+    pub fn starting_at(scanner: &'s Scanner, pos: usize, line: u64, line_start: usize) -> Core<'s> {
         Core {
             scanner,
             pos,
@@ -135,7 +136,7 @@ impl<'s> Core<'s> {
             quote: None,
             lines: Lines {
                 line,
-                line_start: pos,
+                line_start,
                 counted: pos,
             },
         }

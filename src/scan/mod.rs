@@ -74,6 +74,7 @@
 
 mod candidate;
 mod core;
+mod cut;
 mod run;
 mod schemes;
 mod stream;
@@ -84,8 +85,9 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io;
 
-pub(crate) use self::core::{Core, Window};
+pub(crate) use self::core::{Core, Window, LOOKBACK};
 use self::core::{Report, Step, ToSink};
+pub(crate) use self::cut::is_safe_cut;
 
 use crate::span::Span;
 use crate::uri::ParseError;
@@ -212,6 +214,29 @@ impl<'h> Found<'h> {
 }
 
 impl Found<'_> {
+    /// This find placed elsewhere: its text borrowed, at `span`, `line` and
+    /// `column`, in a message.
+    pub(crate) fn placed<'a>(
+        &'a self,
+        span: Span,
+        line: u64,
+        column: u64,
+        mail: InMessage<'a>,
+    ) -> Found<'a> {
+        Found {
+            text: Cow::Borrowed(&self.text),
+            span,
+            line,
+            column,
+            delimiter: self.delimiter,
+            wrapped: self.wrapped,
+            url_prefix: self.url_prefix,
+            hyphen_break: self.hyphen_break,
+            error: self.error,
+            mail: Some(mail),
+        }
+    }
+
     /// Returns the match with its text owned, free of the input's lifetime.
     pub fn into_owned(self) -> Found<'static> {
         Found {
