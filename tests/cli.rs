@@ -508,3 +508,22 @@ fn over_long_candidates_are_reported() {
     );
     assert!(err.contains("1 over-long candidates skipped"), "{err}");
 }
+
+/// The `--mail` help was cut at its first line: "By default, inputs that
+/// look like mail are". Both helps now say the whole rule.
+#[test]
+fn mail_help_reads_whole() {
+    let d = Dir::new();
+    let short = stdout(&d.run(&["-h"]));
+    let line = short.lines().find(|l| l.contains("--mail ")).unwrap();
+    assert!(
+        line.ends_with(" Read every input as mail, decoding each part before scanning"),
+        "{line}"
+    );
+    let long = stdout(&d.run(&["--help"]));
+    assert!(
+        long.contains("an input is read as mail when it looks like mail"),
+        "{long}"
+    );
+    assert!(!long.contains("look like mail are"), "{long}");
+}

@@ -32,101 +32,177 @@ pub struct Args {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Files or directories to scan (directories recursively); `-` or
-    /// nothing reads standard input.
+    /// Files or directories to scan; `-` is standard input.
+    ///
+    /// Directories are walked recursively (see --hidden, --no-ignore,
+    /// --glob, --follow). With no PATH, standard input is read.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// Print each distinct URI once, in order of first appearance.
+    /// Print each distinct URI once.
+    ///
+    /// Each URI is printed where it first appears, across all inputs: a URI
+    /// in both the text and the HTML alternative of a message comes once.
     #[arg(short = 'u', long)]
     pub unique: bool,
 
-    /// Print a count of URIs per file (and a total for several inputs).
+    /// Print the number of URIs in each input.
+    ///
+    /// One line per input, `PATH:N` (`N` alone for a single input), then
+    /// `total:N` when there are several inputs. Cannot be used with --json.
     #[arg(short = 'c', long)]
     pub count: bool,
 
-    /// Only URIs with these schemes (comma-separated, any case).
+    /// Only URIs with these schemes (comma-separated).
+    ///
+    /// Schemes are compared without regard to case: `--scheme http,https`
+    /// keeps `HTTP://a.example/` too.
     #[arg(long, value_delimiter = ',', value_name = "SCHEMES")]
     pub scheme: Vec<String>,
 
-    /// Print the file name before each URI (default with several inputs).
+    /// Print the file name before each URI.
+    ///
+    /// Each record starts with `PATH:`. This is the default when there are
+    /// several inputs or a directory; --no-filename turns it off.
     #[arg(short = 'H', long, overrides_with = "no_filename")]
     pub with_filename: bool,
 
     /// Never print file names.
+    ///
+    /// Not even with several inputs or a directory.
     #[arg(long)]
     pub no_filename: bool,
 
     /// Print the line number of each URI.
+    ///
+    /// The 1-based line where the URI starts, as `LINE:` after the file
+    /// name. In mail mode, the line where the URI's message starts.
     #[arg(short = 'n', long)]
     pub line_number: bool,
 
-    /// Print the byte column of each URI (1-based).
+    /// Print the byte column of each URI.
+    ///
+    /// The 1-based byte column where the URI starts on its line, as
+    /// `COLUMN:` after the line number.
     #[arg(long)]
     pub column: bool,
 
-    /// One JSON object per URI (JSON Lines).
+    /// Print one JSON object per URI (JSON Lines).
+    ///
+    /// Each line is one object with the URI's path, line, column, byte
+    /// offsets and how it was delimited (the README lists the fields).
+    /// Cannot be used with --count.
     #[arg(long)]
     pub json: bool,
 
-    /// Also print candidates that fail RFC 3986 validation, with the reason.
+    /// Also print candidates that fail RFC 3986 validation.
+    ///
+    /// Each is followed by a tab and `(invalid: REASON)`; with --json, every
+    /// object gets `valid`, and invalid ones `error`.
     #[arg(long)]
     pub invalid: bool,
 
     /// How to read a line break right after `-` inside <...>.
+    ///
+    /// When a URI in <...> is wrapped right after a hyphen, the hyphen may
+    /// be the URI's own or added by the wrapping (RFC 3986 Appendix C).
     #[arg(long, value_enum, default_value_t = Hyphen::Keep)]
     pub hyphen: Hyphen,
 
-    /// Accept any scheme before `:`, not only known ones (`key:value` too).
+    /// Accept any scheme, not only registered ones.
+    ///
+    /// By default a scheme without `//` after its `:` counts only when it
+    /// is registered (IANA) or described by uri(7); with this flag any
+    /// valid scheme counts, so words like `key:value` are found too.
     #[arg(long)]
     pub any_scheme: bool,
 
     /// End each output record with NUL instead of a newline.
+    ///
+    /// For `xargs -0` and other readers of NUL-separated records.
     #[arg(short = '0', long)]
     pub null: bool,
 
-    /// Print files, bytes, URIs, time and throughput on stderr at the end.
+    /// Print statistics on stderr at the end.
+    ///
+    /// Files scanned, binary files skipped, errors, bytes, URIs, over-long
+    /// candidates skipped, time and throughput.
     #[arg(long)]
     pub stats: bool,
 
     /// When to color file names and line numbers.
+    ///
+    /// `auto` colors when stdout is a terminal, NO_COLOR is unset or empty
+    /// and TERM is not `dumb`. JSON is never colored.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 
-    /// Scan files that look binary (a NUL byte in the first block) too.
+    /// Scan files that look binary too.
+    ///
+    /// A file looks binary when its first 8 KiB hold a NUL byte; such files
+    /// are skipped unless this flag is given (--stats counts them).
     #[arg(short = 'a', long)]
     pub text: bool,
 
-    /// Read every input as mail (mbox or RFC 5322 message): decode each
-    /// part before scanning. By default, inputs that look like mail are.
+    /// Read every input as mail, decoding each part before scanning.
+    ///
+    /// An input read as mail (an mbox or an RFC 5322 message) is split into
+    /// messages, and each part is decoded (quoted-printable, base64,
+    /// charsets, HTML) before it is scanned. Without --mail or --no-mail, an
+    /// input is read as mail when it looks like mail: its first line starts
+    /// with `From `, or it starts with a header block.
     #[arg(long, conflicts_with = "no_mail")]
     pub mail: bool,
 
-    /// Never read inputs as mail: scan their raw text.
+    /// Never read inputs as mail.
+    ///
+    /// Scan every input's raw text, even one that looks like mail.
     #[arg(long)]
     pub no_mail: bool,
 
     /// Decompress .gz, .bz2, .xz and .zst files before scanning.
+    ///
+    /// Files whose names end in .gz or .tgz, .bz2, .xz or .zst are read
+    /// through their decompressor; other files are read as they are.
     #[arg(short = 'z', long)]
     pub search_zip: bool,
 
     /// Include hidden files and directories.
+    ///
+    /// When walking a directory, names starting with `.` are skipped unless
+    /// this flag is given. A hidden path named on the command line is
+    /// always scanned.
     #[arg(long)]
     pub hidden: bool,
 
     /// Do not respect .gitignore, .ignore and similar files.
+    ///
+    /// When walking a directory, files named in .gitignore, .ignore,
+    /// .git/info/exclude or git's global excludes file are skipped unless
+    /// this flag is given.
     #[arg(long)]
     pub no_ignore: bool,
 
-    /// Only files (or, with `!`, all but files) matching this glob.
+    /// Only scan files matching GLOB (`!GLOB` excludes).
+    ///
+    /// When walking a directory, scan only the files matching GLOB; a glob
+    /// starting with `!` skips the files it matches instead. May be given
+    /// several times.
     #[arg(short = 'g', long, value_name = "GLOB")]
     pub glob: Vec<String>,
 
     /// Follow symbolic links.
+    ///
+    /// When walking a directory, follow symbolic links to files and
+    /// directories; a link loop is reported as an error.
     #[arg(short = 'L', long)]
     pub follow: bool,
 
-    /// How many files to scan at once (default: all cores).
+    /// How many threads to scan with (default: one per core).
+    ///
+    /// Several inputs are scanned in parallel; a single input read as mail
+    /// has its messages scanned in parallel. Output is in input order
+    /// whatever the number of threads.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
 }
@@ -165,11 +241,17 @@ pub enum Command {
 /// What `uriscan generate` prints.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Generate {
+    /// The man page, in roff.
     Man,
+    /// A bash completion script.
     Bash,
+    /// A zsh completion script.
     Zsh,
+    /// A fish completion script.
     Fish,
+    /// An elvish completion script.
     Elvish,
+    /// A PowerShell completion script.
     Powershell,
 }
 
@@ -187,8 +269,11 @@ pub enum Hyphen {
 /// `--color`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum ColorChoice {
+    /// Color on a terminal, unless NO_COLOR is set or TERM is `dumb`.
     Auto,
+    /// Always color (never in JSON).
     Always,
+    /// Never color.
     Never,
 }
 
@@ -322,5 +407,40 @@ impl Args {
             threads,
             invalid: self.invalid,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// Every flag and argument, of the scan and of each subcommand, has a
+    /// one-line help for `-h` and whole sentences for `--help`: a help that
+    /// clap cuts at its first paragraph (or that has none) fails here.
+    #[test]
+    fn every_flag_has_short_and_long_help() {
+        let cmd = Args::command();
+        let mut commands = vec![&cmd];
+        commands.extend(cmd.get_subcommands());
+        for c in commands {
+            for arg in c.get_arguments() {
+                let id = arg.get_id().as_str();
+                if matches!(id, "help" | "version") {
+                    continue;
+                }
+                let short = arg.get_help().map(|h| h.to_string());
+                let short = short.unwrap_or_else(|| panic!("{id}: no help"));
+                assert!(!short.contains('\n'), "{id}: help of several lines");
+                if c.get_name() != "uriscan" {
+                    continue;
+                }
+                let long = arg.get_long_help().map(|h| h.to_string());
+                let long = long.unwrap_or_else(|| panic!("{id}: no long help"));
+                assert!(long.starts_with(&short), "{id}: {long:?}");
+                assert!(long.ends_with('.'), "{id}: {long:?} is cut");
+            }
+        }
     }
 }
