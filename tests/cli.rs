@@ -3,78 +3,24 @@
 mod common;
 
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
-/// A temporary directory with files, and a way to run `uriscan` in it.
-struct Dir {
-    tmp: tempfile::TempDir,
-}
-
-impl Dir {
-    fn new() -> Dir {
-        Dir {
-            tmp: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn path(&self) -> &Path {
-        self.tmp.path()
-    }
-
-    fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.path().join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, contents).unwrap();
-        path
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_stdin(args, None)
-    }
-
-    fn run_stdin(&self, args: &[&str], stdin: Option<&[u8]>) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-            .args(args)
-            .current_dir(self.path())
-            .env_remove("NO_COLOR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut pipe = child.stdin.take().unwrap();
-        if let Some(input) = stdin {
-            pipe.write_all(input).unwrap();
-        }
-        drop(pipe);
-        child.wait_with_output().unwrap()
-    }
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, Dir};
 
 const SAMPLE: &str = "Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",\nbut you can probably pick it up from <ftp://foo.example.\ncom/rfc/>.  Note the warning in <http://www.ics.uci.edu/pub/\nietf/uri/historical.html#WARNING>.\nAgain: http://www.w3.org/Addressing/ and mailto:jim@example.org.\n";
 
 #[test]
 fn plain_output_and_exit_codes() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    d.write("none.txt", "no links here: 12:30, Re: C:\\x\n");
-    let o = d.run(&["a.txt"]);
+    d.create("a.txt", SAMPLE);
+    d.create("none.txt", "no links here: 12:30, Re: C:\\x\n");
+    let o = d.command().args(["a.txt"]).run();
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         stdout(&o),
         "http://www.w3.org/Addressing/\nftp://foo.example.com/rfc/\nhttp://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING\nhttp://www.w3.org/Addressing/\nmailto:jim@example.org\n"
     );
-    let o = d.run(&["none.txt"]);
+    let o = d.command().args(["none.txt"]).run();
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(1), ""));
 }
 
@@ -82,7 +28,11 @@ fn plain_output_and_exit_codes() {
 fn stdin_and_dash() {
     let d = Dir::new();
     for args in [&[][..], &["-"][..]] {
-        let o = d.run_stdin(args, Some(b"see <http://a.org/x>\n"));
+        let o = d
+            .command()
+            .args(args)
+            .stdin(b"see <http://a.org/x>\n")
+            .run();
         assert_eq!(stdout(&o), "http://a.org/x\n");
         assert_eq!(o.status.code(), Some(0));
     }
@@ -91,25 +41,25 @@ fn stdin_and_dash() {
 #[test]
 fn grep_style_prefixes() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    d.write("b.txt", "x\n  http://b.org/\n");
-    let o = d.run(&["-n", "--column", "a.txt", "b.txt"]);
+    d.create("a.txt", SAMPLE);
+    d.create("b.txt", "x\n  http://b.org/\n");
+    let o = d.command().args(["-n", "--column", "a.txt", "b.txt"]).run();
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "a.txt:1:29:http://www.w3.org/Addressing/");
     assert_eq!(lines[1], "a.txt:2:39:ftp://foo.example.com/rfc/");
     assert_eq!(lines[5], "b.txt:2:3:http://b.org/");
-    let o = d.run(&["--no-filename", "a.txt", "b.txt"]);
+    let o = d.command().args(["--no-filename", "a.txt", "b.txt"]).run();
     assert!(stdout(&o).starts_with("http://www.w3.org/Addressing/\n"));
-    let o = d.run(&["-H", "b.txt"]);
+    let o = d.command().args(["-H", "b.txt"]).run();
     assert_eq!(stdout(&o), "b.txt:http://b.org/\n");
 }
 
 #[test]
 fn json_lines() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    let o = d.run(&["--json", "a.txt"]);
+    d.create("a.txt", SAMPLE);
+    let o = d.command().args(["--json", "a.txt"]).run();
     let rows: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -140,7 +90,7 @@ fn json_lines() {
     assert_eq!(rows[4]["delimiter"], "none");
     assert!(rows[0].get("valid").is_none());
     // stdin has a null path
-    let o = d.run_stdin(&["--json"], Some(b"http://a.org/\n"));
+    let o = d.command().args(["--json"]).stdin(b"http://a.org/\n").run();
     let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert!(row["path"].is_null());
 }
@@ -148,8 +98,8 @@ fn json_lines() {
 #[test]
 fn invalid_candidates_on_request() {
     let d = Dir::new();
-    d.write("a.txt", "bad http://example.com:8a/ good http://ok.org/\n");
-    let o = d.run(&["--json", "--invalid", "a.txt"]);
+    d.create("a.txt", "bad http://example.com:8a/ good http://ok.org/\n");
+    let o = d.command().args(["--json", "--invalid", "a.txt"]).run();
     let rows: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -157,46 +107,58 @@ fn invalid_candidates_on_request() {
     assert_eq!(rows[0]["valid"], false);
     assert_eq!(rows[0]["error"], "invalid port at byte 20");
     assert_eq!(rows[1]["valid"], true);
-    let o = d.run(&["a.txt"]);
+    let o = d.command().args(["a.txt"]).run();
     assert_eq!(stdout(&o), "http://ok.org/\n");
 }
 
 #[test]
 fn unique_count_scheme_null() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    d.write("b.txt", "http://www.w3.org/Addressing/ https://x.org/\n");
-    let o = d.run(&["-u", "a.txt", "b.txt", "--no-filename"]);
+    d.create("a.txt", SAMPLE);
+    d.create("b.txt", "http://www.w3.org/Addressing/ https://x.org/\n");
+    let o = d
+        .command()
+        .args(["-u", "a.txt", "b.txt", "--no-filename"])
+        .run();
     assert_eq!(stdout(&o).lines().count(), 5);
     assert!(stdout(&o).ends_with("mailto:jim@example.org\nhttps://x.org/\n"));
-    let o = d.run(&["-c", "a.txt", "b.txt"]);
+    let o = d.command().args(["-c", "a.txt", "b.txt"]).run();
     assert_eq!(stdout(&o), "a.txt:5\nb.txt:2\ntotal:7\n");
-    let o = d.run(&["--scheme", "HTTPS,ftp", "a.txt", "b.txt", "--no-filename"]);
+    let o = d
+        .command()
+        .args(["--scheme", "HTTPS,ftp", "a.txt", "b.txt", "--no-filename"])
+        .run();
     assert_eq!(stdout(&o), "ftp://foo.example.com/rfc/\nhttps://x.org/\n");
-    let o = d.run(&["-0", "b.txt"]);
+    let o = d.command().args(["-0", "b.txt"]).run();
     assert_eq!(
         stdout(&o),
         "http://www.w3.org/Addressing/\0https://x.org/\0"
     );
-    let o = d.run(&["--scheme", "not a scheme", "b.txt"]);
+    let o = d
+        .command()
+        .args(["--scheme", "not a scheme", "b.txt"])
+        .run();
     assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn hyphen_and_any_scheme_flags() {
     let d = Dir::new();
-    d.write("a.txt", "<http://a.org/some-\n  thing> key:value\n");
-    assert_eq!(stdout(&d.run(&["a.txt"])), "http://a.org/some-thing\n");
+    d.create("a.txt", "<http://a.org/some-\n  thing> key:value\n");
     assert_eq!(
-        stdout(&d.run(&["--hyphen", "drop", "a.txt"])),
+        stdout(&d.command().args(["a.txt"]).run()),
+        "http://a.org/some-thing\n"
+    );
+    assert_eq!(
+        stdout(&d.command().args(["--hyphen", "drop", "a.txt"]).run()),
         "http://a.org/something\n"
     );
     assert_eq!(
-        stdout(&d.run(&["--hyphen", "both", "a.txt"])),
+        stdout(&d.command().args(["--hyphen", "both", "a.txt"]).run()),
         "http://a.org/some-thing\nhttp://a.org/something\n"
     );
     assert_eq!(
-        stdout(&d.run(&["--any-scheme", "a.txt"])),
+        stdout(&d.command().args(["--any-scheme", "a.txt"]).run()),
         "http://a.org/some-thing\nkey:value\n"
     );
 }
@@ -204,31 +166,37 @@ fn hyphen_and_any_scheme_flags() {
 #[test]
 fn color_only_when_asked_or_on_a_terminal() {
     let d = Dir::new();
-    d.write("a.txt", "http://a.org/\n");
-    let o = d.run(&["--color", "always", "-n", "-H", "a.txt"]);
+    d.create("a.txt", "http://a.org/\n");
+    let o = d
+        .command()
+        .args(["--color", "always", "-n", "-H", "a.txt"])
+        .run();
     assert_eq!(
         stdout(&o),
         "\x1b[35ma.txt\x1b[0m:\x1b[32m1\x1b[0m:http://a.org/\n"
     );
-    let o = d.run(&["-n", "-H", "a.txt"]);
+    let o = d.command().args(["-n", "-H", "a.txt"]).run();
     assert_eq!(stdout(&o), "a.txt:1:http://a.org/\n", "never in a pipe");
-    let o = d.run(&["--color", "always", "--json", "a.txt"]);
+    let o = d
+        .command()
+        .args(["--color", "always", "--json", "a.txt"])
+        .run();
     assert!(!stdout(&o).contains('\x1b'), "never in JSON");
 }
 
 #[test]
 fn errors_are_reported_and_the_run_goes_on() {
     let d = Dir::new();
-    d.write("a.txt", "http://a.org/\n");
-    d.write("z.txt", "http://z.org/\n");
-    let o = d.run(&["a.txt", "missing.txt", "z.txt"]);
+    d.create("a.txt", "http://a.org/\n");
+    d.create("z.txt", "http://z.org/\n");
+    let o = d.command().args(["a.txt", "missing.txt", "z.txt"]).run();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stdout(&o), "a.txt:http://a.org/\nz.txt:http://z.org/\n");
     assert_eq!(
         stderr(&o),
         "uriscan: missing.txt: no such file or directory\n"
     );
-    let o = d.run(&["--no-such-flag"]);
+    let o = d.command().args(["--no-such-flag"]).run();
     assert_eq!(o.status.code(), Some(2));
 }
 
@@ -237,13 +205,13 @@ fn errors_are_reported_and_the_run_goes_on() {
 fn unreadable_file() {
     use std::os::unix::fs::PermissionsExt;
     let d = Dir::new();
-    let p = d.write("secret.txt", "http://a.org/\n");
+    let p = d.create("secret.txt", "http://a.org/\n");
     fs::set_permissions(&p, fs::Permissions::from_mode(0o000)).unwrap();
     if fs::read(&p).is_ok() {
         eprintln!("note: running as a user who can read anything; skipping");
         return;
     }
-    let o = d.run(&["secret.txt"]);
+    let o = d.command().args(["secret.txt"]).run();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "uriscan: secret.txt: permission denied\n");
 }
@@ -251,11 +219,11 @@ fn unreadable_file() {
 #[test]
 fn binary_files_are_skipped_unless_text() {
     let d = Dir::new();
-    d.write("bin.dat", b"\x00\x01http://hidden.org/\x00");
-    let o = d.run(&["--stats", "bin.dat"]);
+    d.create_bytes("bin.dat", b"\x00\x01http://hidden.org/\x00");
+    let o = d.command().args(["--stats", "bin.dat"]).run();
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(1), ""));
     assert!(stderr(&o).contains("1 binary skipped"), "{}", stderr(&o));
-    let o = d.run(&["-a", "bin.dat"]);
+    let o = d.command().args(["-a", "bin.dat"]).run();
     assert_eq!(stdout(&o), "http://hidden.org/\n");
 }
 
@@ -266,22 +234,25 @@ fn compressed_files_with_search_zip() {
     let text = b"see http://gz.example.org/a\n";
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(text).unwrap();
-    d.write("a.txt.gz", gz.finish().unwrap());
+    d.create_bytes("a.txt.gz", &gz.finish().unwrap());
     let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
     bz.write_all(text).unwrap();
-    d.write("b.txt.bz2", bz.finish().unwrap());
+    d.create_bytes("b.txt.bz2", &bz.finish().unwrap());
     let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 6);
     xz.write_all(text).unwrap();
-    d.write("c.txt.xz", xz.finish().unwrap());
-    d.write("d.txt.zst", zstd::encode_all(&text[..], 3).unwrap());
-    let o = d.run(&[
-        "-z",
-        "--no-filename",
-        "a.txt.gz",
-        "b.txt.bz2",
-        "c.txt.xz",
-        "d.txt.zst",
-    ]);
+    d.create_bytes("c.txt.xz", &xz.finish().unwrap());
+    d.create_bytes("d.txt.zst", &zstd::encode_all(&text[..], 3).unwrap());
+    let o = d
+        .command()
+        .args([
+            "-z",
+            "--no-filename",
+            "a.txt.gz",
+            "b.txt.bz2",
+            "c.txt.xz",
+            "d.txt.zst",
+        ])
+        .run();
     assert_eq!(stdout(&o), "http://gz.example.org/a\n".repeat(4));
     assert_eq!(o.status.code(), Some(0));
 }
@@ -289,31 +260,37 @@ fn compressed_files_with_search_zip() {
 #[test]
 fn directory_walk_respects_ignore_files_and_sorts() {
     let d = Dir::new();
-    d.write("tree/b.txt", "http://b.org/\n");
-    d.write("tree/a.txt", "http://a.org/\n");
-    d.write("tree/sub/c.md", "http://c.org/\n");
-    d.write("tree/.hidden.txt", "http://hidden.org/\n");
-    d.write("tree/skip.log", "http://ignored.org/\n");
-    d.write("tree/.gitignore", "*.log\n");
-    let o = d.run(&["--no-filename", "tree"]);
+    d.create("tree/b.txt", "http://b.org/\n");
+    d.create("tree/a.txt", "http://a.org/\n");
+    d.create("tree/sub/c.md", "http://c.org/\n");
+    d.create("tree/.hidden.txt", "http://hidden.org/\n");
+    d.create("tree/skip.log", "http://ignored.org/\n");
+    d.create("tree/.gitignore", "*.log\n");
+    let o = d.command().args(["--no-filename", "tree"]).run();
     assert_eq!(stdout(&o), "http://a.org/\nhttp://b.org/\nhttp://c.org/\n");
-    let o = d.run(&["--no-filename", "--hidden", "--no-ignore", "tree"]);
+    let o = d
+        .command()
+        .args(["--no-filename", "--hidden", "--no-ignore", "tree"])
+        .run();
     assert_eq!(
         stdout(&o),
         "http://hidden.org/\nhttp://a.org/\nhttp://b.org/\nhttp://ignored.org/\nhttp://c.org/\n"
     );
-    let o = d.run(&["--no-filename", "-g", "*.md", "tree"]);
+    let o = d
+        .command()
+        .args(["--no-filename", "-g", "*.md", "tree"])
+        .run();
     assert_eq!(stdout(&o), "http://c.org/\n");
-    let o = d.run(&["tree"]);
+    let o = d.command().args(["tree"]).run();
     assert!(
         stdout(&o).starts_with("tree/a.txt:http://a.org/\n"),
         "a directory turns file names on"
     );
     // Depth first, each directory by name: `sub` and what is in it come
     // before `sub-x.txt` (whose bytes sort before `sub/`, as `-` < `/`).
-    d.write("tree/sub-x.txt", "http://x.org/\n");
-    d.write("tree/sub/d/e.md", "http://e.org/\n");
-    let o = d.run(&["--no-filename", "tree"]);
+    d.create("tree/sub-x.txt", "http://x.org/\n");
+    d.create("tree/sub/d/e.md", "http://e.org/\n");
+    let o = d.command().args(["--no-filename", "tree"]).run();
     assert_eq!(
         stdout(&o),
         "http://a.org/\nhttp://b.org/\nhttp://c.org/\nhttp://e.org/\nhttp://x.org/\n"
@@ -324,14 +301,14 @@ fn directory_walk_respects_ignore_files_and_sorts() {
 #[test]
 fn fifo_in_a_walked_directory_is_skipped() {
     let d = Dir::new();
-    d.write("tree/a.txt", "http://a.org/\n");
+    d.create("tree/a.txt", "http://a.org/\n");
     let fifo = d.path().join("tree/pipe");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
         eprintln!("note: mkfifo unavailable; skipping");
         return;
     }
-    let o = d.run(&["tree"]);
+    let o = d.command().args(["tree"]).run();
     assert_eq!(stdout(&o), "tree/a.txt:http://a.org/\n");
 }
 
@@ -342,10 +319,10 @@ fn output_is_identical_whatever_the_threads() {
         let body: String = (0..50)
             .map(|j| format!("line {j} <http://h{i}.org/p/{j}>\n"))
             .collect();
-        d.write(&format!("t/f{i:02}.txt"), body);
+        d.create(format!("t/f{i:02}.txt"), &body);
     }
-    let one = d.run(&["-j1", "-n", "t"]);
-    let many = d.run(&["-j8", "-n", "t"]);
+    let one = d.command().args(["-j1", "-n", "t"]).run();
+    let many = d.command().args(["-j8", "-n", "t"]).run();
     assert_eq!(one.stdout, many.stdout);
     assert_eq!(stdout(&one).lines().count(), 2000);
 }
@@ -356,18 +333,12 @@ fn closed_pipe_ends_quietly() {
     let big: String = (0..200_000)
         .map(|i| format!("http://example.org/{i}\n"))
         .collect();
-    d.write("big.txt", big);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-        .arg("big.txt")
-        .current_dir(d.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    d.create("big.txt", &big);
+    let mut child = d.command().arg("big.txt").spawn();
     let mut first = [0u8; 10];
     std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
     drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
+    let o = common::wait_bounded(child, "closed pipe");
     assert_eq!(&first, b"http://exa");
     assert_eq!(stderr(&o), "", "no panic, no message");
     assert_eq!(o.status.code(), Some(0));
@@ -377,14 +348,9 @@ fn closed_pipe_ends_quietly() {
 #[test]
 fn full_disk_is_a_write_error() {
     let d = Dir::new();
-    d.write("a.txt", "http://a.org/\n");
+    d.create("a.txt", "http://a.org/\n");
     let full = fs::File::create("/dev/full").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-        .arg("a.txt")
-        .current_dir(d.path())
-        .stdout(full)
-        .output()
-        .unwrap();
+    let o = d.command().arg("a.txt").stdout_to(full).run();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o),
@@ -395,7 +361,10 @@ fn full_disk_is_a_write_error() {
 #[test]
 fn parse_subcommand() {
     let d = Dir::new();
-    let o = d.run(&["parse", "--", "s:?", "http://u@[::1]:80/p?q#f", "a b"]);
+    let o = d
+        .command()
+        .args(["parse", "--", "s:?", "http://u@[::1]:80/p?q#f", "a b"])
+        .run();
     assert_eq!(o.status.code(), Some(1));
     let rows: Vec<serde_json::Value> = stdout(&o)
         .lines()
@@ -411,7 +380,11 @@ fn parse_subcommand() {
     assert_eq!(rows[2]["valid"], false);
     assert_eq!(rows[2]["index"], 1);
     assert_eq!(rows[2]["error"], "invalid character in path at byte 1");
-    let o = d.run_stdin(&["parse"], Some(b"http://a/\r\nmailto:x@y\n"));
+    let o = d
+        .command()
+        .args(["parse"])
+        .stdin(b"http://a/\r\nmailto:x@y\n")
+        .run();
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o).lines().count(), 2);
 }
@@ -419,45 +392,58 @@ fn parse_subcommand() {
 #[test]
 fn resolve_and_normalize_subcommands() {
     let d = Dir::new();
-    let o = d.run(&["resolve", "http://a/b/c/d;p?q", "--", "../g", "?y", "g:h"]);
+    let o = d
+        .command()
+        .args(["resolve", "http://a/b/c/d;p?q", "--", "../g", "?y", "g:h"])
+        .run();
     assert_eq!(
         (o.status.code(), stdout(&o).as_str()),
         (Some(0), "http://a/b/g\nhttp://a/b/c/d;p?y\ng:h\n")
     );
-    let o = d.run_stdin(&["resolve", "http://a/b/c/d;p?q"], Some(b"../../g\n"));
+    let o = d
+        .command()
+        .args(["resolve", "http://a/b/c/d;p?q"])
+        .stdin(b"../../g\n")
+        .run();
     assert_eq!(stdout(&o), "http://a/g\n");
-    let o = d.run(&["resolve", "http://a/", "x y", "ok"]);
+    let o = d
+        .command()
+        .args(["resolve", "http://a/", "x y", "ok"])
+        .run();
     assert_eq!(
         (o.status.code(), stdout(&o).as_str()),
         (Some(1), "http://a/ok\n")
     );
     assert!(stderr(&o).contains("reference \"x y\": invalid character in path at byte 1"));
-    let o = d.run(&["resolve", "rel/base", "g"]);
+    let o = d.command().args(["resolve", "rel/base", "g"]).run();
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("base \"rel/base\""));
-    let o = d.run(&["normalize", "HTTP://Example.COM:80/a/./b/../%7e"]);
+    let o = d
+        .command()
+        .args(["normalize", "HTTP://Example.COM:80/a/./b/../%7e"])
+        .run();
     assert_eq!(stdout(&o), "http://example.com/a/~\n");
 }
 
 #[test]
 fn help_version_completions_and_man_page() {
     let d = Dir::new();
-    let o = d.run(&["--help"]);
+    let o = d.command().args(["--help"]).run();
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("Examples:"));
-    let o = d.run(&["--version"]);
+    let o = d.command().args(["--version"]).run();
     assert!(stdout(&o).starts_with("uriscan "));
-    let o = d.run(&["generate", "bash"]);
+    let o = d.command().args(["generate", "bash"]).run();
     assert!(stdout(&o).contains("_uriscan()"));
-    let o = d.run(&["generate", "man"]);
+    let o = d.command().args(["generate", "man"]).run();
     assert!(stdout(&o).contains(".TH uriscan"));
 }
 
 #[test]
 fn a_file_named_like_a_subcommand_is_scanned_as_a_path() {
     let d = Dir::new();
-    d.write("parse", "http://a.org/\n");
-    let o = d.run(&["./parse"]);
+    d.create("parse", "http://a.org/\n");
+    let o = d.command().args(["./parse"]).run();
     assert_eq!(stdout(&o), "http://a.org/\n");
 }
 
@@ -466,7 +452,7 @@ fn a_file_named_like_a_subcommand_is_scanned_as_a_path() {
 fn readme_sample() {
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/readme-sample.txt");
     let d = Dir::new();
-    let o = d.run(&[sample]);
+    let o = d.command().args([sample]).run();
     assert_eq!(o.status.code(), Some(0));
     let want = fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -484,8 +470,8 @@ fn corpus_output_is_identical_whatever_the_threads() {
     };
     let d = Dir::new();
     let corpus = corpus.to_str().unwrap();
-    let one = d.run(&["-j1", "--json", corpus]);
-    let many = d.run(&["-j4", "--json", corpus]);
+    let one = d.command().args(["-j1", "--json", corpus]).run();
+    let many = d.command().args(["-j4", "--json", corpus]).run();
     assert_eq!(one.status.code(), Some(0));
     assert!(one.stdout == many.stdout, "-j1 and -j4 differ");
 }
@@ -494,11 +480,11 @@ fn corpus_output_is_identical_whatever_the_threads() {
 #[test]
 fn over_long_candidates_are_reported() {
     let d = Dir::new();
-    d.write(
+    d.create(
         "long.txt",
-        format!("x http://a.org/{} http://b.org/\n", "a".repeat(70_000)),
+        &format!("x http://a.org/{} http://b.org/\n", "a".repeat(70_000)),
     );
-    let o = d.run(&["--stats", "long.txt"]);
+    let o = d.command().args(["--stats", "long.txt"]).run();
     assert_eq!(stdout(&o), "http://b.org/\n");
     assert_eq!(o.status.code(), Some(0));
     let err = stderr(&o);
@@ -514,13 +500,13 @@ fn over_long_candidates_are_reported() {
 #[test]
 fn mail_help_reads_whole() {
     let d = Dir::new();
-    let short = stdout(&d.run(&["-h"]));
+    let short = stdout(&d.command().args(["-h"]).run());
     let line = short.lines().find(|l| l.contains("--mail ")).unwrap();
     assert!(
         line.ends_with(" Read every input as mail, decoding each part before scanning"),
         "{line}"
     );
-    let long = stdout(&d.run(&["--help"]));
+    let long = stdout(&d.command().args(["--help"]).run());
     assert!(
         long.contains("an input is read as mail when it looks like mail"),
         "{long}"
