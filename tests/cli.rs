@@ -200,6 +200,43 @@ fn errors_are_reported_and_the_run_goes_on() {
     assert_eq!(o.status.code(), Some(2));
 }
 
+/// The walk reports a path it cannot follow as it meets it (here dangling
+/// links, with `-L`), in walk order, before the files it found are
+/// scanned; it counts the errors and the run goes on. They used to travel
+/// as inputs and come out between the files' URIs.
+#[cfg(unix)]
+#[test]
+fn walk_errors_are_reported_by_the_walk_in_walk_order() {
+    use std::os::unix::fs::symlink;
+    let d = Dir::new();
+    d.create("tree/a.txt", "http://a.org/\n");
+    d.create("tree/c.txt", "http://c.org/\n");
+    d.create_dir("tree/b");
+    symlink("missing", d.path().join("tree/b/dangling")).unwrap();
+    symlink("missing", d.path().join("tree/a-dangling")).unwrap();
+    for j in ["-j1", "-j2"] {
+        // stdout and stderr in one pipe, to see their order.
+        let o = d
+            .command_via(&["sh", "-c", "exec \"$0\" \"$@\" 2>&1"])
+            .args([j, "-L", "tree"])
+            .assert_exit(2);
+        assert_eq!(
+            stdout(&o),
+            "uriscan: tree/a-dangling: no such file or directory\n\
+             uriscan: tree/b/dangling: no such file or directory\n\
+             tree/a.txt:http://a.org/\n\
+             tree/c.txt:http://c.org/\n",
+            "{j}"
+        );
+    }
+    let o = d.command().args(["-L", "--stats", "tree"]).assert_exit(2);
+    assert!(
+        stderr(&o).contains("2 files scanned, 0 binary skipped, 2 errors"),
+        "{}",
+        stderr(&o)
+    );
+}
+
 #[cfg(unix)]
 #[test]
 fn unreadable_file() {

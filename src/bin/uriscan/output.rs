@@ -19,12 +19,30 @@ const RESET: &[u8] = b"\x1b[0m";
 /// Totals for `--stats` and the exit code.
 #[derive(Debug, Default)]
 pub struct Totals {
+    /// Inputs scanned (not binary, no error).
     pub files: u64,
+    /// Inputs skipped as binary.
     pub binary: u64,
+    /// Inputs that could not be read, and errors met by the walk.
     pub errors: u64,
+    /// Bytes scanned.
     pub bytes: u64,
+    /// URIs printed (or counted).
     pub uris: u64,
+    /// Over-long candidates given up on.
     pub too_long: u64,
+}
+
+impl Totals {
+    /// The `--stats` line, for a run that took `secs` seconds.
+    pub fn stats(&self, secs: f64) -> String {
+        let mb = self.bytes as f64 / 1e6;
+        let rate = if secs > 0.0 { mb / secs } else { 0.0 };
+        format!(
+            "{} files scanned, {} binary skipped, {} errors; {:.1} MB, {} URIs, {} over-long candidates skipped in {:.3} s ({:.0} MB/s)",
+            self.files, self.binary, self.errors, mb, self.uris, self.too_long, secs, rate
+        )
+    }
 }
 
 /// Writes what the scans found.
@@ -131,7 +149,7 @@ impl<'c, W: Write> Printer<'c, W> {
         }
         match input {
             Input::Stdin => self.out.write_all(b"<stdin>")?,
-            Input::Path(p) | Input::Error(p, _) => self.out.write_all(&path_bytes(p))?,
+            Input::Path(p) => self.out.write_all(&path_bytes(p))?,
         }
         if color {
             self.out.write_all(RESET)?;
@@ -170,7 +188,7 @@ impl<'c, W: Write> Printer<'c, W> {
     fn json(&mut self, input: &Input, r: &Record) -> io::Result<()> {
         let path = match input {
             Input::Stdin => Value::Null,
-            Input::Path(p) | Input::Error(p, _) => json_path(p),
+            Input::Path(p) => json_path(p),
         };
         let mut obj = json!({
             "path": path,
@@ -208,7 +226,7 @@ impl<'c, W: Write> Printer<'c, W> {
 pub fn display(input: &Input) -> String {
     match input {
         Input::Stdin => "<stdin>".to_string(),
-        Input::Path(p) | Input::Error(p, _) => p.display().to_string(),
+        Input::Path(p) => p.display().to_string(),
     }
 }
 
