@@ -550,3 +550,54 @@ fn mail_help_reads_whole() {
     );
     assert!(!long.contains("look like mail are"), "{long}");
 }
+
+/// The over-long warning gives the limit in force, not the default: with
+/// `--max-candidate-len 300`, a 400-byte URI is over-long and said to be
+/// longer than 300 bytes (it said 64 KiB whatever the limit).
+#[test]
+fn over_long_warning_gives_the_configured_limit() {
+    let d = Dir::new();
+    let long = format!("http://a.org/{}", "a".repeat(400 - 13));
+    assert_eq!(long.len(), 400);
+    d.create("long.txt", &format!("x {long} http://b.org/\n"));
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "300", "long.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "http://b.org/\n");
+    assert_eq!(
+        stderr(&o),
+        "uriscan: long.txt: warning: 1 candidate(s) longer than 300 bytes skipped\n"
+    );
+    let o = d.command().arg("long.txt").assert_exit(0);
+    assert_eq!(
+        (stdout(&o), stderr(&o)),
+        (format!("{long}\nhttp://b.org/\n"), String::new())
+    );
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "2048", "long.txt"])
+        .assert_exit(0);
+    assert_eq!(stderr(&o), "");
+    d.create(
+        "longer.txt",
+        &format!("x {long}{} http://b.org/\n", "a".repeat(2000)),
+    );
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "2048", "longer.txt"])
+        .assert_exit(0);
+    assert!(
+        stderr(&o).contains("longer than 2 KiB skipped"),
+        "{}",
+        stderr(&o)
+    );
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "100", "long.txt"])
+        .assert_exit(2);
+    assert_eq!(
+        stderr(&o),
+        "uriscan: --max-candidate-len must be at least 256\n"
+    );
+}

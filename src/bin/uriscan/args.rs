@@ -23,6 +23,9 @@ A path that is also a subcommand's name is scanned as ./parse.
 Exit status: 0 if a URI was found (or every reference was valid), 1 if
 none was, 2 on an error (an unreadable file, a bad flag, a write error).";
 
+/// The smallest `--max-candidate-len` (the scanner's own floor).
+const MIN_CANDIDATE_LEN: usize = 256;
+
 /// Find URIs in text the way RFC 3986 Appendix C says: in <...>, "..." or
 /// bounded by whitespace, rejoined when wrapped over lines, validated by a
 /// strict RFC 3986 parser.
@@ -116,6 +119,15 @@ pub struct Args {
     /// valid scheme counts, so words like `key:value` are found too.
     #[arg(long)]
     pub any_scheme: bool,
+
+    /// The longest candidate to look at, in bytes (at least 256).
+    ///
+    /// A candidate that runs longer (a run of URI characters, a `<` whose
+    /// `>` is further away) is given up on, with a warning that says how
+    /// many were; --stats counts them. It bounds the memory a scan of
+    /// plain text needs: about this plus 66 KiB per thread.
+    #[arg(long, value_name = "BYTES", default_value_t = uriscan::DEFAULT_MAX_CANDIDATE_LEN)]
+    pub max_candidate_len: usize,
 
     /// End each output record with NUL instead of a newline.
     ///
@@ -292,6 +304,8 @@ pub enum Format {
 #[derive(Debug)]
 pub struct Config {
     pub scanner: Scanner,
+    /// The scanner's candidate limit, in bytes (`--max-candidate-len`).
+    pub max_candidate_len: usize,
     pub paths: Vec<PathBuf>,
     pub format: Format,
     pub with_filename: bool,
@@ -337,6 +351,9 @@ impl Args {
         if self.json && self.count {
             bail!("--json and --count cannot be used together");
         }
+        if self.max_candidate_len < MIN_CANDIDATE_LEN {
+            bail!("--max-candidate-len must be at least {MIN_CANDIDATE_LEN}");
+        }
         if self.threads == Some(0) {
             bail!("--threads must be at least 1");
         }
@@ -370,6 +387,7 @@ impl Args {
         let scanner = Scanner::builder()
             .any_scheme(self.any_scheme)
             .report_invalid(self.invalid)
+            .max_candidate_len(self.max_candidate_len)
             .hyphen(match self.hyphen {
                 Hyphen::Keep => HyphenMode::Keep,
                 Hyphen::Drop => HyphenMode::Drop,
@@ -381,6 +399,7 @@ impl Args {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Ok(Config {
             scanner,
+            max_candidate_len: self.max_candidate_len,
             paths,
             format,
             with_filename,
@@ -415,6 +434,31 @@ mod tests {
     use clap::CommandFactory;
 
     use super::*;
+
+    /// The job that `uriscan ARGS` describes.
+    fn config(args: &[&str]) -> Result<Config> {
+        Args::try_parse_from(std::iter::once("uriscan").chain(args.iter().copied()))?.into_config()
+    }
+
+    #[test]
+    fn max_candidate_len_is_parsed_and_checked() {
+        let default = config(&[]).unwrap();
+        assert_eq!(
+            default.max_candidate_len,
+            uriscan::DEFAULT_MAX_CANDIDATE_LEN
+        );
+        let cfg = config(&["--max-candidate-len", "300"]).unwrap();
+        assert_eq!(cfg.max_candidate_len, 300);
+        assert_eq!(
+            config(&["--max-candidate-len=256"])
+                .unwrap()
+                .max_candidate_len,
+            256
+        );
+        let err = config(&["--max-candidate-len", "255"]).unwrap_err();
+        assert_eq!(err.to_string(), "--max-candidate-len must be at least 256");
+        assert!(config(&["--max-candidate-len", "lots"]).is_err());
+    }
 
     /// Every flag and argument, of the scan and of each subcommand, has a
     /// one-line help for `-h` and whole sentences for `--help`: a help that

@@ -107,10 +107,10 @@ impl<'c, W: Write> Printer<'c, W> {
         if summary.too_long > 0 {
             self.out.flush()?;
             crate::messages::error(&format!(
-                "{}: warning: {} candidate(s) longer than {} KiB skipped",
+                "{}: warning: {} candidate(s) longer than {} skipped",
                 display(input),
                 summary.too_long,
-                uriscan::DEFAULT_MAX_CANDIDATE_LEN / 1024
+                size(self.cfg.max_candidate_len)
             ));
         }
         if let Some(reason) = &summary.error {
@@ -219,6 +219,16 @@ impl<'c, W: Write> Printer<'c, W> {
         }
         serde_json::to_writer(&mut self.out, &obj)?;
         self.out.write_all(&[self.cfg.terminator])
+    }
+}
+
+/// A size in messages: `64 KiB` when it is a whole number of KiB, else
+/// `300 bytes`.
+fn size(bytes: usize) -> String {
+    if bytes % 1024 == 0 {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} bytes")
     }
 }
 
