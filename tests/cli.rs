@@ -5,7 +5,7 @@ mod common;
 use std::fs;
 use std::process::Command;
 
-use common::{stderr, stdout, Dir};
+use common::{stderr, stdout, Dir, TestCommand};
 
 const SAMPLE: &str = "Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",\nbut you can probably pick it up from <ftp://foo.example.\ncom/rfc/>.  Note the warning in <http://www.ics.uci.edu/pub/\nietf/uri/historical.html#WARNING>.\nAgain: http://www.w3.org/Addressing/ and mailto:jim@example.org.\n";
 
@@ -600,4 +600,129 @@ fn over_long_warning_gives_the_configured_limit() {
         stderr(&o),
         "uriscan: --max-candidate-len must be at least 256\n"
     );
+}
+
+#[test]
+fn files_with_matches_names_each_input_with_a_uri_once_in_order() {
+    let d = Dir::new();
+    d.create("a.txt", SAMPLE);
+    d.create("none.txt", "no links here\n");
+    d.create("b.txt", "http://b.org/ and http://b.org/2\n");
+    d.create("bad.txt", "only http://example.com:8a/ here\n");
+    let o = d
+        .command()
+        .args(["-l", "b.txt", "none.txt", "a.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "b.txt\na.txt\n");
+    let o = d
+        .command()
+        .args(["--files-with-matches", "-0", "a.txt", "b.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "a.txt\0b.txt\0");
+    // An invalid candidate is not a URI, even when printed with --invalid.
+    let o = d
+        .command()
+        .args(["-l", "--invalid", "none.txt", "bad.txt"])
+        .assert_exit(1);
+    assert_eq!(stdout(&o), "");
+    let o = d
+        .command()
+        .args(["-l", "missing.txt", "a.txt"])
+        .assert_exit(2);
+    assert_eq!(stdout(&o), "a.txt\n");
+    assert_eq!(
+        stderr(&o),
+        "uriscan: missing.txt: no such file or directory\n"
+    );
+    let o = d.command().arg("-l").stdin(SAMPLE).assert_exit(0);
+    assert_eq!(stdout(&o), "<stdin>\n");
+    let o = d
+        .command()
+        .args(["-l", "--color", "always", "b.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "\x1b[35mb.txt\x1b[0m\n");
+    for i in 0..30 {
+        let body = if i % 3 == 0 {
+            "nothing\n"
+        } else {
+            "http://x.org/\n"
+        };
+        d.create(format!("t/f{i:02}.txt"), body);
+    }
+    let want: String = (0..30)
+        .filter(|i| i % 3 != 0)
+        .map(|i| format!("t/f{i:02}.txt\n"))
+        .collect();
+    for j in ["-j1", "-j4"] {
+        assert_eq!(
+            stdout(&d.command().args([j, "-l", "t"]).assert_exit(0)),
+            want
+        );
+    }
+    let o = d.command().args(["-l", "--json", "a.txt"]).assert_exit(2);
+    assert_eq!(
+        stderr(&o),
+        "uriscan: --json and --files-with-matches cannot be used together\n"
+    );
+}
+
+#[test]
+fn quiet_prints_nothing_and_exits_by_what_was_found() {
+    let d = Dir::new();
+    d.create("a.txt", SAMPLE);
+    d.create("none.txt", "no links here\n");
+    let quiet = |args: &[&str], code| {
+        let o = d.command().arg("-q").args(args).assert_exit(code);
+        assert_eq!(stdout(&o), "", "{args:?}");
+        stderr(&o)
+    };
+    assert_eq!(quiet(&["a.txt"], 0), "");
+    assert_eq!(quiet(&["none.txt", "a.txt"], 0), "");
+    let o = d.command().args(["--quiet", "a.txt"]).assert_exit(0);
+    assert_eq!((stdout(&o), stderr(&o)), (String::new(), String::new()));
+    assert_eq!(quiet(&["none.txt"], 1), "");
+    let missing = "uriscan: missing.txt: no such file or directory\n";
+    assert_eq!(quiet(&["none.txt", "missing.txt"], 2), missing);
+    // As with grep, a URI found wins over an error met before it ...
+    assert_eq!(quiet(&["missing.txt", "a.txt"], 0), missing);
+    // ... and the run stops at the first URI: what follows is not read.
+    assert_eq!(quiet(&["a.txt", "missing.txt"], 0), "");
+    assert_eq!(quiet(&["-j4", "a.txt", "missing.txt"], 0), "");
+    // --stats asks for the whole run.
+    let err = quiet(&["--stats", "a.txt", "missing.txt"], 0);
+    assert!(err.starts_with(missing), "{err}");
+    assert!(
+        err.contains("1 files scanned, 0 binary skipped, 1 errors"),
+        "{err}"
+    );
+    let o = d.command().args(["-q", "-c", "a.txt"]).assert_exit(2);
+    assert_eq!(
+        stderr(&o),
+        "uriscan: --count and --quiet cannot be used together\n"
+    );
+}
+
+/// `-q` ends the run at the first URI: here stdin stays open after it (a
+/// `tail -f`), and the run must end without waiting for its end.
+#[test]
+fn quiet_stops_at_the_first_uri_without_reading_on() {
+    use std::io::Write;
+    let mut child = TestCommand::new().arg("-q").spawn();
+    let mut stdin = child.stdin.take().unwrap();
+    // More than the binary probe and a batch of records.
+    stdin
+        .write_all("see http://a.org/ here\n".repeat(2000).as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    let t = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(20),
+            "-q still reading after a URI"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    drop(stdin);
+    let o = common::wait_bounded(child, "-q");
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
 }

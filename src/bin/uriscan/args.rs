@@ -15,13 +15,16 @@ Examples:
   zcat access.log.gz | uriscan --json | jq -r .uri
                                           JSON Lines from a log on stdin
   uriscan -z -n archive/                  read .gz/.bz2/.xz/.zst files too
+  uriscan -l docs/                        the files that hold a URI
+  uriscan -q notes.txt && echo linked     the exit status only
   uriscan parse 'http://[::1]:8080/a?b#c' one JSON object per reference
   uriscan resolve http://a/b/c/d ../g     RFC 3986 reference resolution
   uriscan normalize HTTP://Example.COM:80 RFC 3986 normalization
 
 A path that is also a subcommand's name is scanned as ./parse.
 Exit status: 0 if a URI was found (or every reference was valid), 1 if
-none was, 2 on an error (an unreadable file, a bad flag, a write error).";
+none was, 2 on an error (an unreadable file, a bad flag, a write error);
+with -q, 0 if a URI was found, even after an error.";
 
 /// The smallest `--max-candidate-len` (the scanner's own floor).
 const MIN_CANDIDATE_LEN: usize = 256;
@@ -55,6 +58,25 @@ pub struct Args {
     /// `total:N` when there are several inputs. Cannot be used with --json.
     #[arg(short = 'c', long)]
     pub count: bool,
+
+    /// Print the path of each input that has a URI, instead of its URIs.
+    ///
+    /// Each input holding at least one URI is named once, in input order
+    /// (`<stdin>` for standard input), as grep's -l does. Cannot be used
+    /// with --json, --count or --quiet.
+    #[arg(short = 'l', long)]
+    pub files_with_matches: bool,
+
+    /// Print nothing: the exit status says whether a URI was found.
+    ///
+    /// The exit status is 0 if a URI was found, 1 if none was, 2 if none was
+    /// and an error occurred: as with grep, a URI found wins over an
+    /// error, and the run stops at the first URI found (in input order),
+    /// unless --stats asks for the whole run. Errors and warnings are still
+    /// reported on stderr. Cannot be used with --json, --count or
+    /// --files-with-matches.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
 
     /// Only URIs with these schemes (comma-separated).
     ///
@@ -298,6 +320,10 @@ pub enum Format {
     Json,
     /// `path:count` per input.
     Count,
+    /// The path of each input with a URI (`-l`).
+    Files,
+    /// Nothing: the exit status only (`-q`).
+    Quiet,
 }
 
 /// A validated scanning job.
@@ -348,8 +374,15 @@ pub struct Walk {
 impl Args {
     /// Checks the flags and derives the scanning job.
     pub fn into_config(self) -> Result<Config> {
-        if self.json && self.count {
-            bail!("--json and --count cannot be used together");
+        let outputs = [
+            ("--json", self.json),
+            ("--count", self.count),
+            ("--files-with-matches", self.files_with_matches),
+            ("--quiet", self.quiet),
+        ];
+        let mut given = outputs.iter().filter(|(_, on)| *on).map(|(flag, _)| flag);
+        if let (Some(a), Some(b)) = (given.next(), given.next()) {
+            bail!("{a} and {b} cannot be used together");
         }
         if self.max_candidate_len < MIN_CANDIDATE_LEN {
             bail!("--max-candidate-len must be at least {MIN_CANDIDATE_LEN}");
@@ -369,10 +402,16 @@ impl Args {
         };
         let several = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
         let with_filename = (self.with_filename || several) && !self.no_filename;
-        let format = match (self.json, self.count) {
-            (true, _) => Format::Json,
-            (_, true) => Format::Count,
-            _ => Format::Plain,
+        let format = if self.json {
+            Format::Json
+        } else if self.count {
+            Format::Count
+        } else if self.files_with_matches {
+            Format::Files
+        } else if self.quiet {
+            Format::Quiet
+        } else {
+            Format::Plain
         };
         let color = match self.color {
             ColorChoice::Always => true,
@@ -438,6 +477,42 @@ mod tests {
     /// The job that `uriscan ARGS` describes.
     fn config(args: &[&str]) -> Result<Config> {
         Args::try_parse_from(std::iter::once("uriscan").chain(args.iter().copied()))?.into_config()
+    }
+
+    #[test]
+    fn files_with_matches_and_quiet_are_parsed() {
+        for (args, format) in [
+            (&[][..], Format::Plain),
+            (&["-l"], Format::Files),
+            (&["--files-with-matches"], Format::Files),
+            (&["-q"], Format::Quiet),
+            (&["--quiet"], Format::Quiet),
+            (&["-c"], Format::Count),
+            (&["--json"], Format::Json),
+            (&["-l", "-n", "-0", "-u"], Format::Files),
+            (&["-q", "-H", "--stats"], Format::Quiet),
+        ] {
+            assert_eq!(config(args).unwrap().format, format, "{args:?}");
+        }
+    }
+
+    #[test]
+    fn output_modes_that_conflict_are_rejected() {
+        for (args, message) in [
+            (&["--json", "-c"], "--json and --count"),
+            (&["-l", "--json"], "--json and --files-with-matches"),
+            (&["-l", "-c"], "--count and --files-with-matches"),
+            (&["-q", "--json"], "--json and --quiet"),
+            (&["-q", "-c"], "--count and --quiet"),
+            (&["-q", "-l"], "--files-with-matches and --quiet"),
+        ] {
+            let err = config(args).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("{message} cannot be used together"),
+                "{args:?}"
+            );
+        }
     }
 
     #[test]

@@ -18,7 +18,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Parser;
 
-use crate::args::{Args, Command, Config};
+use crate::args::{Args, Command, Config, Format};
 use crate::output::Printer;
 use crate::search::Split;
 
@@ -40,7 +40,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the command; returns the exit code (0 found, 1 none, 2 errors).
+/// Runs the command; returns the exit code: 0 if a URI was found and
+/// nothing failed (with `-q`, if a URI was found), 2 on an error, else 1.
 fn run(args: Args) -> Result<i32> {
     let stdout = io::stdout();
     let mut out = WriteOrExit(io::BufWriter::with_capacity(64 * 1024, stdout.lock()));
@@ -110,13 +111,15 @@ fn scan(cfg: &Config) -> Result<i32> {
     if cfg.stats {
         messages::error(&t.stats(started.elapsed().as_secs_f64()));
     }
-    Ok(if t.errors > 0 {
-        2
-    } else if t.uris > 0 {
-        0
-    } else {
-        1
-    })
+    Ok(
+        if t.uris > 0 && (t.errors == 0 || cfg.format == Format::Quiet) {
+            0
+        } else if t.errors > 0 {
+            2
+        } else {
+            1
+        },
+    )
 }
 
 #[cfg(test)]

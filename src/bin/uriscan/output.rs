@@ -95,6 +95,17 @@ impl<'c, W: Write> Printer<'c, W> {
                 Format::Plain => self.plain(input, &r)?,
                 Format::Json => self.json(input, &r)?,
                 Format::Count => {}
+                Format::Files => {
+                    if r.error.is_none() && self.in_input == 1 {
+                        self.path(input)?;
+                        self.out.write_all(&[self.cfg.terminator])?;
+                    }
+                }
+                Format::Quiet => {
+                    if r.error.is_none() && !self.cfg.stats {
+                        found_quiet();
+                    }
+                }
             }
         }
         Ok(())
@@ -142,7 +153,14 @@ impl<'c, W: Write> Printer<'c, W> {
         self.out.flush()
     }
 
+    /// `path:`, before a record.
     fn path_prefix(&mut self, input: &Input) -> io::Result<()> {
+        self.path(input)?;
+        self.out.write_all(b":")
+    }
+
+    /// The name of `input`, colored if asked.
+    fn path(&mut self, input: &Input) -> io::Result<()> {
         let color = self.cfg.color;
         if color {
             self.out.write_all(PATH_COLOR)?;
@@ -154,7 +172,7 @@ impl<'c, W: Write> Printer<'c, W> {
         if color {
             self.out.write_all(RESET)?;
         }
-        self.out.write_all(b":")
+        Ok(())
     }
 
     fn number(&mut self, n: u64) -> io::Result<()> {
@@ -220,6 +238,14 @@ impl<'c, W: Write> Printer<'c, W> {
         serde_json::to_writer(&mut self.out, &obj)?;
         self.out.write_all(&[self.cfg.terminator])
     }
+}
+
+/// `-q` met a URI: the exit status is known (0, whatever errors came
+/// before, as with grep), and nothing is left to print, so the run ends
+/// here, without scanning the rest. Inputs before this one in input order
+/// have had their errors reported; later ones are not read on.
+fn found_quiet() -> ! {
+    std::process::exit(0)
 }
 
 /// A size in messages: `64 KiB` when it is a whole number of KiB, else
