@@ -726,3 +726,50 @@ fn quiet_stops_at_the_first_uri_without_reading_on() {
     let o = common::wait_bounded(child, "-q");
     assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
 }
+
+/// With no PATH and a terminal on stdin, the current directory is scanned
+/// (as ripgrep does), its paths printed without `./`; uriscan used to wait
+/// silently for text typed in. `script` gives the run a pseudo-terminal.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_path_and_a_terminal_scans_the_current_directory() {
+    let d = Dir::new();
+    d.create("a.txt", "http://a.org/\n");
+    d.create("sub/b.txt", "see <http://b.org/x>\n");
+    let has_script = Command::new("script")
+        .args(["-qec", "true", "/dev/null"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_script {
+        eprintln!("note: script (util-linux) unavailable; skipping");
+        return;
+    }
+    let o = d
+        .command_via(&[
+            "sh",
+            "-c",
+            "exec script -qec \"'$0' --color never\" /dev/null",
+        ])
+        .assert_exit(0);
+    assert_eq!(
+        stdout(&o).replace("\r\n", "\n"),
+        "a.txt:http://a.org/\nsub/b.txt:http://b.org/x\n"
+    );
+    // Named, `.` keeps its `./`.
+    let o = d.command().arg(".").assert_exit(0);
+    assert_eq!(
+        stdout(&o),
+        "./a.txt:http://a.org/\n./sub/b.txt:http://b.org/x\n"
+    );
+}
+
+/// With no PATH, stdin that is a pipe or a file is read, not the directory.
+#[test]
+fn no_path_and_piped_stdin_reads_stdin() {
+    let d = Dir::new();
+    d.create("a.txt", "http://a.org/\n");
+    let o = d.command().stdin("see http://piped.org/\n").assert_exit(0);
+    assert_eq!(stdout(&o), "http://piped.org/\n");
+    let o = d.command().run();
+    assert_eq!((o.status.code(), stdout(&o)), (Some(1), String::new()));
+}

@@ -41,7 +41,8 @@ pub struct Args {
     /// Files or directories to scan; `-` is standard input.
     ///
     /// Directories are walked recursively (see --hidden, --no-ignore,
-    /// --glob, --follow). With no PATH, standard input is read.
+    /// --glob, --follow). With no PATH, standard input is read, unless it
+    /// is a terminal: then the current directory is scanned.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -369,6 +370,20 @@ pub struct Walk {
     pub no_ignore: bool,
     pub globs: Vec<String>,
     pub follow: bool,
+    /// Print paths found in `.` without their leading `./`: true when `.`
+    /// is scanned because no path was given.
+    pub strip_dot_prefix: bool,
+}
+
+/// What is scanned when no path is given: standard input, unless it is a
+/// terminal (where it would wait, silently, for text typed in), and then
+/// the current directory, as ripgrep does.
+fn default_paths(stdin_is_terminal: bool) -> Vec<PathBuf> {
+    if stdin_is_terminal {
+        vec![PathBuf::from(".")]
+    } else {
+        vec![PathBuf::from("-")]
+    }
 }
 
 impl Args {
@@ -395,8 +410,10 @@ impl Args {
                 bail!("--scheme: {s:?} is not a valid scheme name");
             }
         }
-        let paths = if self.paths.is_empty() {
-            vec![PathBuf::from("-")]
+        let implicit = self.paths.is_empty();
+        let paths = if implicit {
+            use std::io::IsTerminal;
+            default_paths(std::io::stdin().is_terminal())
         } else {
             self.paths
         };
@@ -461,6 +478,7 @@ impl Args {
                 no_ignore: self.no_ignore,
                 globs: self.glob,
                 follow: self.follow,
+                strip_dot_prefix: implicit,
             },
             threads,
             invalid: self.invalid,
@@ -513,6 +531,15 @@ mod tests {
                 "{args:?}"
             );
         }
+    }
+
+    #[test]
+    fn no_path_reads_stdin_unless_it_is_a_terminal() {
+        assert_eq!(default_paths(false), [PathBuf::from("-")]);
+        assert_eq!(default_paths(true), [PathBuf::from(".")]);
+        assert!(!config(&["a.txt"]).unwrap().walk.strip_dot_prefix);
+        assert!(!config(&["."]).unwrap().walk.strip_dot_prefix);
+        assert!(config(&[]).unwrap().walk.strip_dot_prefix);
     }
 
     #[test]

@@ -79,12 +79,12 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
         match entry {
             Ok(entry) => {
                 if entry.file_type().is_some_and(|t| t.is_file()) {
-                    files.push(entry.into_path());
+                    files.push(shown(entry.into_path(), walk));
                 }
             }
             Err(err) => {
                 let path = error_path(&err).unwrap_or_else(|| dir.clone());
-                errors.push((path, describe(&err)));
+                errors.push((shown(path, walk), describe(&err)));
             }
         }
     }
@@ -98,6 +98,18 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
     out.errors += errors.len() as u64;
     out.list.extend(files.into_iter().map(Input::Path));
     Ok(())
+}
+
+/// `path` as printed: without its leading `./` when `.` is scanned because
+/// no path was given (see [`Walk::strip_dot_prefix`]).
+fn shown(path: PathBuf, walk: &Walk) -> PathBuf {
+    if !walk.strip_dot_prefix {
+        return path;
+    }
+    match path.strip_prefix(".") {
+        Ok(rest) if !rest.as_os_str().is_empty() => rest.to_path_buf(),
+        _ => path,
+    }
 }
 
 /// A key that sorts paths in the order of a depth-first walk with each
