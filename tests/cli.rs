@@ -773,3 +773,67 @@ fn no_path_and_piped_stdin_reads_stdin() {
     let o = d.command().run();
     assert_eq!((o.status.code(), stdout(&o)), (Some(1), String::new()));
 }
+
+/// `generate man` gives one self-contained page: its SUBCOMMANDS section
+/// describes each subcommand (usage, what it does, its arguments) instead
+/// of pointing to `uriscan-parse(1)` and other pages nothing generates.
+#[test]
+fn man_page_describes_its_subcommands_itself() {
+    let d = Dir::new();
+    let page = stdout(&d.command().args(["generate", "man"]).assert_exit(0));
+    assert!(!page.contains("uriscan\\-"), "a reference to another page");
+    for section in [
+        "SYNOPSIS",
+        "OPTIONS",
+        "SUBCOMMANDS",
+        "EXAMPLES",
+        "\"EXIT STATUS\"",
+    ] {
+        let heading = format!("\n.SH {section}\n");
+        assert!(page.contains(&heading), "no {section} section");
+    }
+    for (usage, about) in [
+        ("\\fBuriscan parse\\fR [URI]...", "Parse URI references"),
+        (
+            "\\fBuriscan resolve\\fR <BASE> [REF]...",
+            "Resolve references against a base URI",
+        ),
+        (
+            "\\fBuriscan normalize\\fR [URI]...",
+            "Print the normalized form of each URI",
+        ),
+        (
+            "\\fBuriscan generate\\fR <WHAT>",
+            "Print a shell completion script or the man page",
+        ),
+    ] {
+        let at = page
+            .find(&format!(".TP\n{usage}\n{about}"))
+            .unwrap_or_else(|| panic!("{usage}"));
+        assert!(at > page.find(".SH SUBCOMMANDS").unwrap());
+    }
+    assert!(
+        page.contains("\\fIWHAT\\fR\nWhat to generate: man, bash, zsh, fish, elvish, powershell.")
+    );
+    assert!(
+        page.contains("\\fBuriscan\\fR resolve <BASE> [REF]...\n"),
+        "synopsis"
+    );
+    // groff, where it is installed, reads the page without a warning.
+    let groff = Command::new("groff")
+        .args(["-man", "-ww", "-z"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    if let Ok(mut groff) = groff {
+        use std::io::Write;
+        groff
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(page.as_bytes())
+            .unwrap();
+        let o = groff.wait_with_output().unwrap();
+        assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+    }
+}

@@ -6,7 +6,10 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use uriscan::{HyphenMode, Scanner};
 
-const EXAMPLES: &str = "\
+/// After the options in `--help`, and the EXAMPLES, NOTES and EXIT STATUS
+/// sections of the man page: paragraphs apart by a blank line, the first
+/// the examples.
+pub const AFTER_HELP: &str = "\
 Examples:
   uriscan notes.txt                       URIs in a file, one per line
   uriscan -u ~/Mail/                      each distinct URI in a mail tree once
@@ -22,6 +25,7 @@ Examples:
   uriscan normalize HTTP://Example.COM:80 RFC 3986 normalization
 
 A path that is also a subcommand's name is scanned as ./parse.
+
 Exit status: 0 if a URI was found (or every reference was valid), 1 if
 none was, 2 on an error (an unreadable file, a bad flag, a write error);
 with -q, 0 if a URI was found, even after an error.";
@@ -33,7 +37,7 @@ const MIN_CANDIDATE_LEN: usize = 256;
 /// bounded by whitespace, rejoined when wrapped over lines, validated by a
 /// strict RFC 3986 parser.
 #[derive(Parser, Debug)]
-#[command(name = "uriscan", version, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+#[command(name = "uriscan", version, after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Option<Command>,
