@@ -634,6 +634,13 @@ fn files_with_matches_names_each_input_with_a_uri_once_in_order() {
         stderr(&o),
         "uriscan: missing.txt: no such file or directory\n"
     );
+    // -u does not hide an input whose URIs all came before.
+    d.create("b2.txt", "http://b.org/\n");
+    let o = d
+        .command()
+        .args(["-l", "-u", "b.txt", "b2.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "b.txt\nb2.txt\n");
     let o = d.command().arg("-l").stdin(SAMPLE).assert_exit(0);
     assert_eq!(stdout(&o), "<stdin>\n");
     let o = d

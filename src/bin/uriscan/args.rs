@@ -67,8 +67,9 @@ pub struct Args {
     /// Print the path of each input that has a URI, instead of its URIs.
     ///
     /// Each input holding at least one URI is named once, in input order
-    /// (`<stdin>` for standard input), as grep's -l does. Cannot be used
-    /// with --json, --count or --quiet.
+    /// (`<stdin>` for standard input), as grep's -l does, whether or not
+    /// its URIs were found in other inputs too (-u does not apply). Cannot
+    /// be used with --json, --count or --quiet.
     #[arg(short = 'l', long)]
     pub files_with_matches: bool,
 
@@ -465,7 +466,9 @@ impl Args {
             with_filename,
             line_number: self.line_number,
             column: self.column,
-            unique: self.unique,
+            // An input with a URI is named by -l even when its URIs all
+            // came before, in other inputs.
+            unique: self.unique && format != Format::Files,
             schemes: self.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
             terminator: if self.null { b'\0' } else { b'\n' },
             color,
@@ -511,11 +514,13 @@ mod tests {
             (&["--quiet"], Format::Quiet),
             (&["-c"], Format::Count),
             (&["--json"], Format::Json),
-            (&["-l", "-n", "-0", "-u"], Format::Files),
+            (&["-l", "-n", "-0"], Format::Files),
             (&["-q", "-H", "--stats"], Format::Quiet),
         ] {
             assert_eq!(config(args).unwrap().format, format, "{args:?}");
         }
+        assert!(config(&["-u"]).unwrap().unique);
+        assert!(!config(&["-l", "-u"]).unwrap().unique);
     }
 
     #[test]
