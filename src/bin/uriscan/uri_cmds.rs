@@ -154,14 +154,14 @@ fn man(mut cmd: clap::Command, out: &mut impl Write) -> Result<()> {
     // Both renderings start with the same preamble (`.ds Aq`): once is enough.
     let preamble = &page[..page.find(".TH ").unwrap_or(0)];
     let rendered = roff.render();
-    out.write_all(page[..ours].as_bytes())?;
+    out.write_all(&page.as_bytes()[..ours])?;
     out.write_all(
         rendered
             .strip_prefix(preamble)
             .unwrap_or(&rendered)
             .as_bytes(),
     )?;
-    out.write_all(page[version..].as_bytes())?;
+    out.write_all(&page.as_bytes()[version..])?;
     Ok(())
 }
 
