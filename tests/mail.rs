@@ -6,8 +6,8 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
+use common::{stdout, Dir, TestCommand};
 use uriscan::mail;
 use uriscan::{Found, Scanner};
 
@@ -163,14 +163,13 @@ fn corpus_mail_has_no_quoted_printable_artifacts() {
 
 #[test]
 fn cli_reads_mail_by_content_and_reports_message_fields() {
-    let bin = env!("CARGO_BIN_EXE_uriscan");
     let qp = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/fixtures/mail/quoted-printable.eml"
     );
-    let out = Command::new(bin).args(["--json", qp]).output().unwrap();
-    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
+    let rows: Vec<serde_json::Value> = TestCommand::new()
+        .args(["--json", qp])
+        .stdout()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -199,11 +198,9 @@ fn cli_reads_mail_by_content_and_reports_message_fields() {
     assert!(rows.iter().any(|r| r["part"]
         .as_str()
         .is_some_and(|p| p.starts_with("header:List-"))));
-    let out = Command::new(bin)
+    let raw = TestCommand::new()
         .args(["--no-mail", "--json", qp])
-        .output()
-        .unwrap();
-    let raw = String::from_utf8(out.stdout).unwrap();
+        .stdout();
     assert!(!raw.contains("\"part\""));
     assert!(raw.contains("/thread/3="));
 }
@@ -246,24 +243,19 @@ fn generated_mbox(n: usize) -> (Vec<u8>, Vec<String>) {
 /// over several groups of messages, from a file and from stdin.
 #[test]
 fn cli_scans_the_messages_of_one_mbox_in_parallel_in_file_order() {
-    let bin = env!("CARGO_BIN_EXE_uriscan");
     let (mbox, want) = generated_mbox(5000);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.mbox");
-    fs::write(&path, &mbox).unwrap();
+    let d = Dir::new();
+    let path = d.create_bytes("big.mbox", &mbox);
     let run = |args: &[&str], stdin: bool| {
-        let mut cmd = Command::new(bin);
+        let mut cmd = TestCommand::new();
         cmd.args(args);
         if stdin {
-            cmd.stdin(fs::File::open(&path).unwrap());
+            cmd.stdin(&mbox[..]);
         } else {
             cmd.arg(&path);
         }
-        let out = cmd.output().unwrap();
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
+        let out = cmd.run();
+        (stdout(&out), String::from_utf8(out.stderr).unwrap())
     };
     let (one, one_warnings) = run(&["-j1"], false);
     assert_eq!(one.lines().collect::<Vec<_>>(), want);
@@ -284,25 +276,17 @@ fn cli_scans_the_messages_of_one_mbox_in_parallel_in_file_order() {
 /// input that does not look like it.
 #[test]
 fn cli_unique_across_alternatives_and_forced_modes() {
-    let bin = env!("CARGO_BIN_EXE_uriscan");
-    let dir = tempfile::tempdir().unwrap();
-    let alt = dir.path().join("alt.eml");
-    fs::write(
-        &alt,
+    let d = Dir::new();
+    let alt = d.create(
+        "alt.eml",
         "From: a@example.org\nSubject: s\nContent-Type: multipart/alternative; boundary=B\n\n--B\nContent-Type: text/plain\n\nhttps://example.org/page\n--B\nContent-Type: text/html\n\n<a href=\"https://example.org/page\">page</a>\n--B--\n",
-    )
-    .unwrap();
+    );
     // One usual header field only: not recognized as mail by content.
-    let bare = dir.path().join("bare.txt");
-    fs::write(
-        &bare,
+    let bare = d.create(
+        "bare.txt",
         "Content-Transfer-Encoding: quoted-printable\n\n<https://example.org/a?b=3D1&c=\n=3D2>\n",
-    )
-    .unwrap();
-    let run = |args: &[&str], path: &Path| {
-        let out = Command::new(bin).args(args).arg(path).output().unwrap();
-        String::from_utf8(out.stdout).unwrap()
-    };
+    );
+    let run = |args: &[&str], path: &Path| TestCommand::new().args(args).arg(path).stdout();
     let parts: Vec<String> = run(&["--json"], &alt)
         .lines()
         .map(|l| {

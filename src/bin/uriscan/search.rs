@@ -94,15 +94,11 @@ pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Even
     let result = match input {
         Input::Stdin => scan_reader(io::stdin().lock(), cfg, split, send),
         Input::Path(path) => open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, split, send)),
-        Input::Error(_, reason) => Err(io::Error::other(reason.clone())),
     };
     let summary = match result {
         Ok(summary) => summary,
         Err(err) => Summary {
-            error: Some(match input {
-                Input::Error(_, reason) => reason.clone(),
-                _ => io_reason(&err),
-            }),
+            error: Some(io_reason(&err)),
             ..Summary::default()
         },
     };
