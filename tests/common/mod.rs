@@ -53,6 +53,82 @@ pub fn stream_scan(
     all
 }
 
+/// What a scan reports, in every way a user may run it: found URIs (owned)
+/// and the offsets of the over-long candidates given up.
+#[derive(Debug, Default, PartialEq)]
+pub struct Reported {
+    pub found: Vec<uriscan::Found<'static>>,
+    pub too_long: Vec<usize>,
+}
+
+impl uriscan::Sink for &mut Reported {
+    fn found(&mut self, f: &uriscan::Found<'_>) -> std::io::Result<bool> {
+        self.found.push(f.clone().into_owned());
+        Ok(true)
+    }
+    fn too_long(&mut self, start: usize, _line: u64) -> std::io::Result<bool> {
+        self.too_long.push(start);
+        Ok(true)
+    }
+}
+
+/// The header put before a text to scan it as a message in mail mode.
+const MAIL_HEADER: &str = "From: tester@example.org\nContent-Type: text/plain\n\n";
+
+/// Scans `text` every way the library offers and checks that they agree:
+/// `find_iter`, `scan_slice`, `scan_reader` with reads of 1, 2, 7, 64 bytes
+/// and the default, and `mail::scan_mail` with `text` as the body of a
+/// text/plain message (whose URIs are then placed in the message, after
+/// its header). Returns what `scan_slice` reported.
+pub fn scan_every_way(scanner: &uriscan::Scanner, text: &[u8]) -> Reported {
+    let mut slice = Reported::default();
+    scanner.scan_slice(text, &mut slice).unwrap();
+    let iter: Vec<_> = scanner.find_iter(text).map(|f| f.into_owned()).collect();
+    assert_eq!(iter, slice.found, "find_iter against scan_slice");
+    for size in [1, 2, 7, 64, 0] {
+        let mut stream = Reported::default();
+        scanner
+            .scan_reader_with_read_size(text, &mut stream, size)
+            .unwrap();
+        assert_eq!(stream, slice, "scan_reader with reads of {size} bytes");
+    }
+    let mut mail = Reported::default();
+    let message = [MAIL_HEADER.as_bytes(), text].concat();
+    uriscan::mail::scan_mail(scanner, &message[..], &mut mail).unwrap();
+    let shift = MAIL_HEADER.len();
+    let header_lines = MAIL_HEADER.matches('\n').count() as u64;
+    let placed = |f: &uriscan::Found<'_>, shift: usize, lines: u64| {
+        let span = f.span();
+        (
+            f.as_str().to_string(),
+            (span.start - shift, span.end - shift),
+            (f.line() - lines, f.column()),
+            (
+                f.delimiter(),
+                f.is_wrapped(),
+                f.has_url_prefix(),
+                f.has_hyphen_break(),
+            ),
+        )
+    };
+    let in_mail: Vec<_> = mail
+        .found
+        .iter()
+        .map(|f| placed(f, shift, header_lines))
+        .collect();
+    let in_text: Vec<_> = slice.found.iter().map(|f| placed(f, 0, 0)).collect();
+    assert_eq!(
+        in_mail, in_text,
+        "mail mode, as the body of a text/plain message"
+    );
+    let too_long: Vec<usize> = mail.too_long.iter().map(|&at| at - shift).collect();
+    assert_eq!(
+        too_long, slice.too_long,
+        "over-long candidates in mail mode"
+    );
+    slice
+}
+
 /// Every file under `dir`, recursively, sorted (so runs compare).
 pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
     let mut files = Vec::new();
