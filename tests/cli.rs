@@ -499,6 +499,48 @@ fn readme_sample() {
     assert_eq!(stdout(&o), want);
 }
 
+/// One large input is cut into chunks scanned on all threads: the output
+/// is byte for byte that of one thread, from a file and from stdin, with
+/// URIs wrapped in brackets and quotes across the cuts.
+#[test]
+fn one_large_input_on_many_threads_prints_what_one_thread_does() {
+    let d = Dir::new();
+    let mut text = String::new();
+    for i in 0..60_000 {
+        text.push_str(&match i % 5 {
+            0 => format!("line {i} see <http://h{i}.org/a/\n   b/{i}> and \"http://q{i}.org/\".\n"),
+            1 => format!("> quoted <http://m{i}.org/x-\n> y> (http://p{i}.org/q)\n"),
+            2 => format!(
+                "{} http://long{i}.org/{}\n",
+                "word ".repeat(i % 40),
+                "z".repeat(i % 300)
+            ),
+            3 => "\n\nFooter [Page 1]\n\x0cRFC Header\n".to_string(),
+            _ => format!("URL:http://u{i}.org/ <URL: http://v{i}.org/>\n"),
+        });
+    }
+    assert!(text.len() > 4 * uriscan::scan::DEFAULT_CHUNK_SIZE);
+    let path = d.create("big.txt", &text);
+    for flags in [&["-n", "--column"][..], &["--json"]] {
+        let one = d.command().arg("-j1").args(flags).arg(&path).run();
+        let many = d.command().arg("-j3").args(flags).arg(&path).run();
+        assert!(one.stdout == many.stdout, "{flags:?}: -j1 and -j3 differ");
+        let piped = d
+            .command()
+            .arg("-j3")
+            .args(flags)
+            .stdin(text.as_bytes())
+            .run();
+        assert_eq!(
+            stdout(&piped).lines().count(),
+            stdout(&one).lines().count(),
+            "{flags:?} from stdin"
+        );
+    }
+    let one = d.command().args(["-j1", &path.to_string_lossy()]).run();
+    assert!(stdout(&one).lines().count() > 80_000);
+}
+
 /// Over the shared corpus, one thread and many print the same bytes.
 #[test]
 fn corpus_output_is_identical_whatever_the_threads() {

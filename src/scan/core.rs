@@ -339,7 +339,7 @@ fn count_line_breaks(bytes: &[u8]) -> usize {
 #[cfg(test)]
 #[allow(dead_code)]
 #[path = "../../examples/hostile/gen.rs"]
-mod gen;
+pub(super) mod gen;
 
 #[cfg(test)]
 mod tests {

@@ -73,6 +73,7 @@
 //! [`UriRef`]: crate::UriRef
 
 mod candidate;
+mod chunks;
 mod core;
 mod cut;
 mod run;
@@ -85,6 +86,7 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io;
 
+pub use self::chunks::{Chunk, Chunks, Rest, DEFAULT_CHUNK_SIZE};
 pub(crate) use self::core::{Core, Window, LOOKBACK};
 use self::core::{Report, Step, ToSink};
 pub(crate) use self::cut::is_safe_cut;

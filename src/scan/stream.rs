@@ -26,11 +26,48 @@ pub(crate) fn scan_reader<R: Read, S: Sink>(
     sink: S,
     read_size: usize,
 ) -> io::Result<()> {
+    scan_reader_from(scanner, Resume::default(), rdr, sink, read_size)
+}
+
+/// Where a scan of a reader starts, when not at the start of its input:
+/// the reader's first byte is at absolute offset `pos`, on line `line`
+/// that starts at absolute offset `line_start`, and `before` holds the
+/// input's bytes just before `pos` (at most [`LOOKBACK`] of them; fewer
+/// only when the input starts there).
+pub(crate) struct Resume<'a> {
+    pub before: &'a [u8],
+    pub pos: usize,
+    pub line: u64,
+    pub line_start: usize,
+}
+
+impl Default for Resume<'_> {
+    /// The start of the input.
+    fn default() -> Self {
+        Resume {
+            before: &[],
+            pos: 0,
+            line: 1,
+            line_start: 0,
+        }
+    }
+}
+
+/// [`scan_reader`] from where `resume` says.
+pub(crate) fn scan_reader_from<R: Read, S: Sink>(
+    scanner: &Scanner,
+    resume: Resume<'_>,
+    rdr: R,
+    sink: S,
+    read_size: usize,
+) -> io::Result<()> {
+    debug_assert!(resume.before.len() <= LOOKBACK);
     // 0 asks for the default.
     let read_size = if read_size == 0 { READ_SIZE } else { read_size };
     let capacity = LOOKBACK + scanner.config.max_candidate_len + SLACK + read_size.max(READ_SIZE);
     let mut buf = take_buffer(capacity);
-    let result = scan_with_buffer(scanner, rdr, sink, read_size, &mut buf);
+    buf[..resume.before.len()].copy_from_slice(resume.before);
+    let result = scan_with_buffer(scanner, resume, rdr, sink, read_size, &mut buf);
     give_back_buffer(buf);
     result
 }
@@ -56,17 +93,21 @@ fn give_back_buffer(buf: Vec<u8>) {
 }
 
 /// The scan itself, over `buf` (of the capacity computed by
-/// [`scan_reader`]); the buffer's old contents do not matter.
+/// [`scan_reader_from`]), which starts with `resume.before`; the rest of
+/// its old contents does not matter.
 fn scan_with_buffer<R: Read, S: Sink>(
     scanner: &Scanner,
+    resume: Resume<'_>,
     mut rdr: R,
     mut sink: S,
     read_size: usize,
     buf: &mut [u8],
 ) -> io::Result<()> {
     let capacity = buf.len();
-    let (mut offset, mut end, mut eof) = (0usize, 0usize, false);
-    let mut core = Core::new(scanner);
+    let mut end = resume.before.len();
+    let mut offset = resume.pos - end;
+    let mut eof = false;
+    let mut core = Core::starting_at(scanner, resume.pos, resume.line, resume.line_start);
     let mut report = ToSink(&mut sink);
     loop {
         let win = Window {

@@ -91,12 +91,13 @@ fn scan(cfg: &Config) -> Result<i32> {
             });
         }
     } else if let [input] = &inputs[..] {
-        // One input (a large mbox, stdin): its messages are what is split.
+        // One input (a large file, an mbox, stdin): its messages or its
+        // chunks of text are what is split.
         rayon::ThreadPoolBuilder::new()
             .num_threads(cfg.threads)
             .build()?
             .install(|| {
-                search::scan(input, cfg, Split::Messages, &mut |event| {
+                search::scan(input, cfg, Split::Parallel, &mut |event| {
                     printer.event(input, event)
                 })
             });

@@ -8,7 +8,8 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 use uriscan::mail::{self, Message, Messages};
-use uriscan::{Delimiter, Found, Sink};
+use uriscan::scan::DEFAULT_CHUNK_SIZE;
+use uriscan::{Chunk, Chunks, Delimiter, Found, Sink};
 
 use crate::args::{Config, MailMode};
 use crate::messages::io_reason;
@@ -69,8 +70,8 @@ pub struct Summary {
     pub error: Option<String>,
 }
 
-/// How many bytes of messages are split off an mbox and scanned in
-/// parallel at a time, when its messages are (see [`Split::Messages`]).
+/// How many bytes of an input are split off and scanned in parallel at a
+/// time, when its work is (see [`Split::Parallel`]), at least.
 const GROUP_BYTES: usize = 4 << 20;
 
 /// How many messages at most make one such group.
@@ -81,19 +82,25 @@ const GROUP_MESSAGES: usize = 1024;
 pub enum Split {
     /// One thread scans the whole input.
     None,
-    /// The messages of an input read as mail are scanned in parallel on the
-    /// current rayon pool, in groups, and sent in the order of the file.
-    /// Only for a run with a single input: a worker that waits for its
-    /// messages inside a pool that also scans other inputs could pick up
+    /// The input's work is scanned in parallel on the current rayon pool,
+    /// in groups, and sent in the order of the file: the messages of an
+    /// input read as mail, the chunks of text ([`uriscan::Chunks`]) of a
+    /// regular file. Only for a run with a single input: a worker that waits for
+    /// its group inside a pool that also scans other inputs could pick up
     /// one of them, whose turn to print would never come.
-    Messages,
+    Parallel,
 }
 
 /// Scans `input`, sending batches of records to `send` and a summary last.
 pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Event)) {
     let result = match input {
-        Input::Stdin => scan_reader(io::stdin().lock(), cfg, split, send),
-        Input::Path(path) => open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, split, send)),
+        // A stream may be slow or never end (`tail -f`): its text is scanned
+        // as it comes, not gathered into chunks.
+        Input::Stdin => scan_reader(io::stdin().lock(), cfg, split, false, send),
+        Input::Path(path) => {
+            let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
+            open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, split, regular, send))
+        }
     };
     let summary = match result {
         Ok(summary) => summary,
@@ -121,10 +128,13 @@ fn open(path: &Path, cfg: &Config) -> io::Result<Box<dyn Read>> {
     })
 }
 
+/// Scans `rdr`; its text is cut into chunks for [`Split::Parallel`] only
+/// when it comes from a regular file (`regular`).
 fn scan_reader<R: Read>(
     mut rdr: R,
     cfg: &Config,
     split: Split,
+    regular: bool,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
     let mut probe = Vec::with_capacity(BINARY_PROBE);
@@ -158,17 +168,31 @@ fn scan_reader<R: Read>(
     };
     let mut rest = rdr.take(limit);
     let mut records = Records::new(cfg, &mut batch);
-    let result = if mail {
-        // The probe starts the buffer messages are split from.
-        let messages = Messages::with_prefix(probe, &mut rest);
-        if split == Split::Messages {
-            scan_messages_in_parallel(messages, &mut records)
-        } else {
+    let result = match (mail, split) {
+        // The probe starts the buffer messages or chunks are split from.
+        (true, Split::Parallel) => {
+            let mut messages = Messages::with_prefix(probe, &mut rest);
+            scan_in_parallel(&mut messages, &mut records, |m: &Message| m.bytes().len())
+        }
+        (true, Split::None) => {
+            let messages = Messages::with_prefix(probe, &mut rest);
             mail::scan_messages(&cfg.scanner, messages, &mut records)
         }
-    } else {
-        cfg.scanner
-            .scan_reader(io::Cursor::new(probe).chain(&mut rest), &mut records)
+        (false, Split::Parallel) if regular => {
+            let mut chunks = Chunks::with_prefix(probe, &mut rest);
+            scan_in_parallel(&mut chunks, &mut records, |c: &Chunk| c.bytes().len()).and_then(
+                |()| {
+                    // Text that could not be cut is scanned in one stream.
+                    match chunks.into_rest() {
+                        Some(rest) => rest.scan(&cfg.scanner, &mut records),
+                        None => Ok(()),
+                    }
+                },
+            )
+        }
+        (false, _) => cfg
+            .scanner
+            .scan_reader(io::Cursor::new(probe).chain(&mut rest), &mut records),
     };
     let too_long = records.too_long;
     batch.flush();
@@ -180,23 +204,47 @@ fn scan_reader<R: Read>(
     })
 }
 
-/// Scans `messages` in parallel and sends what each finds in the order of
-/// the input: the same events as [`mail::scan_messages`]. While one group
-/// of messages is scanned, the next is split off the input; memory holds
-/// two groups and the records found in one.
-fn scan_messages_in_parallel<R: Read>(
-    mut messages: Messages<R>,
+/// Work split off one input that can be scanned on any thread: a message,
+/// a chunk of text.
+trait Piece: Sync {
+    fn scan(&self, scanner: &uriscan::Scanner, records: &mut Records<'_, '_>);
+}
+
+impl Piece for Message {
+    fn scan(&self, scanner: &uriscan::Scanner, records: &mut Records<'_, '_>) {
+        // The sink never asks to stop: the result is always true.
+        let _ = Message::scan(self, scanner, records);
+    }
+}
+
+impl Piece for Chunk {
+    fn scan(&self, scanner: &uriscan::Scanner, records: &mut Records<'_, '_>) {
+        let _ = Chunk::scan(self, scanner, records);
+    }
+}
+
+/// Scans the pieces `pieces` gives in parallel and sends what each finds
+/// in the order of the input, as one thread scanning them in turn would.
+/// While one group of pieces is scanned, the next is split off the input;
+/// memory holds two groups and the records found in one.
+fn scan_in_parallel<P: Piece, I: Iterator<Item = io::Result<P>>>(
+    pieces: &mut I,
     records: &mut Records<'_, '_>,
+    size: fn(&P) -> usize,
 ) -> io::Result<()> {
     let cfg = records.cfg;
-    let mut group = next_group(&mut messages);
+    let group_bytes = GROUP_BYTES.max(2 * rayon::current_num_threads() * DEFAULT_CHUNK_SIZE);
+    let mut group = next_group(pieces, size, group_bytes);
     loop {
         let mut found = Vec::new();
         // This thread reads (the reader need not be `Send`) while the pool
         // scans, then helps it.
         let next = rayon::in_place_scope(|scope| {
-            scope.spawn(|_| found = scan_group(&group.messages, cfg));
-            group.end.is_none().then(|| next_group(&mut messages))
+            scope.spawn(|_| found = scan_group(&group.pieces, cfg));
+            group
+                .end
+                .is_none()
+                .then(|| next_group(pieces, size, group_bytes))
         });
         // The group goes out before any error that ended it.
         records.out.flush();
@@ -214,33 +262,37 @@ fn scan_messages_in_parallel<R: Read>(
     }
 }
 
-/// Messages split off an input, to be scanned in parallel.
-struct Group {
-    messages: Vec<Message>,
+/// Pieces split off an input, to be scanned in parallel.
+struct Group<P> {
+    pieces: Vec<P>,
     /// What ended the group, when it was not its size.
     end: Option<GroupEnd>,
 }
 
-/// Why a group of messages is the last one.
+/// Why a group of pieces is the last one.
 enum GroupEnd {
-    /// The input ended.
+    /// The input ended (or, for chunks, could not be cut further).
     Input,
     /// Reading failed.
     Error(io::Error),
 }
 
-/// Splits off the next [`GROUP_BYTES`] (or [`GROUP_MESSAGES`]) of messages.
-fn next_group<R: Read>(messages: &mut Messages<R>) -> Group {
+/// Splits off the next `group_bytes` (or [`GROUP_MESSAGES`] pieces).
+fn next_group<P, I: Iterator<Item = io::Result<P>>>(
+    pieces: &mut I,
+    size: fn(&P) -> usize,
+    group_bytes: usize,
+) -> Group<P> {
     let mut group = Group {
-        messages: Vec::new(),
+        pieces: Vec::new(),
         end: None,
     };
-    let mut size = 0;
-    while size < GROUP_BYTES && group.messages.len() < GROUP_MESSAGES {
-        match messages.next() {
-            Some(Ok(message)) => {
-                size += message.bytes().len();
-                group.messages.push(message);
+    let mut bytes = 0;
+    while bytes < group_bytes && group.pieces.len() < GROUP_MESSAGES {
+        match pieces.next() {
+            Some(Ok(piece)) => {
+                bytes += size(&piece);
+                group.pieces.push(piece);
             }
             None => {
                 group.end = Some(GroupEnd::Input);
@@ -255,12 +307,12 @@ fn next_group<R: Read>(messages: &mut Messages<R>) -> Group {
     group
 }
 
-/// Scans each message of a group on the current pool; returns what each
+/// Scans each piece of a group on the current pool; returns what each
 /// gives, in order, and how many over-long candidates it met.
-fn scan_group(group: &[Message], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
+fn scan_group<P: Piece>(group: &[P], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
     group
         .par_iter()
-        .map(|message| {
+        .map(|piece| {
             let mut events = Vec::new();
             let mut send = |event| events.push(event);
             let mut batch = Batcher {
@@ -268,8 +320,7 @@ fn scan_group(group: &[Message], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
                 send: &mut send,
             };
             let mut records = Records::new(cfg, &mut batch);
-            // The sink never asks to stop: the result is always true.
-            let _ = message.scan(&cfg.scanner, &mut records);
+            piece.scan(&cfg.scanner, &mut records);
             let too_long = records.too_long;
             batch.flush();
             (events, too_long)
@@ -432,7 +483,8 @@ mod tests {
             for (flags, split) in [
                 (&["--no-mail"][..], Split::None),
                 (&["--mail"], Split::None),
-                (&["--mail"], Split::Messages),
+                (&["--mail"], Split::Parallel),
+                (&["--no-mail"], Split::Parallel),
             ] {
                 let (bytes, uris) = scan_file(&path, flags, split);
                 assert_eq!(bytes, len as u64, "{len} bytes, {flags:?} {split:?}");

@@ -1,0 +1,449 @@
+//! One large input cut into chunks that can be scanned in parallel, each
+//! on its own, with exactly the results of one scan over the whole.
+//!
+//! Chunks end at *safe cuts* ([`super::cut`]): a line break after which no
+//! scan from before can reach, and where a scan that starts fresh stands
+//! exactly where the scan of the whole stands. Each chunk carries the
+//! [`LOOKBACK`] bytes before its first byte (what the core looks back
+//! into) and the line it starts on, so it is scanned with
+//! [`Chunk::scan`] on any thread, in any order; its URIs, in chunk order,
+//! are those of [`Scanner::scan_reader`] over the input.
+//!
+//! Text without a safe cut for long (one line of many megabytes, an
+//! unclosed `<` over every line) cannot be cut: when no safe cut is found
+//! within [`MAX_SEARCH`] bytes past a chunk's target size, the iterator
+//! ends, and [`Chunks::into_rest`] gives the rest of the input, from the
+//! end of the last chunk, to scan in one stream. Memory stays bounded by
+//! the target size plus [`MAX_SEARCH`] either way.
+
+use std::io::{self, Read};
+
+use super::core::{Core, Window, LOOKBACK};
+use super::cut::is_safe_cut;
+use super::stream::{scan_reader_from, Resume};
+use super::{Scanner, Sink};
+
+/// The size a chunk is cut at, at least, by default.
+pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
+
+/// How far past a chunk's target size a safe cut is looked for before the
+/// input is given up on as not cuttable ([`Chunks::into_rest`]).
+pub const MAX_SEARCH: usize = 8 << 20;
+
+/// How many bytes one read asks for.
+const READ_SIZE: usize = 256 * 1024;
+
+/// An iterator over the chunks of an input; see the [module docs](self).
+pub struct Chunks<R> {
+    rdr: R,
+    /// The input from absolute offset `offset`: the [`LOOKBACK`] bytes
+    /// before `start` (or all since the input's start), then what is not
+    /// yet in a chunk.
+    buf: Vec<u8>,
+    offset: usize,
+    /// Where the next chunk starts, in `buf`.
+    start: usize,
+    /// The line of `buf[start]`, and the absolute offset where it starts.
+    line: u64,
+    line_start: usize,
+    /// Where the search for a safe cut goes on from, in `buf`.
+    searched: usize,
+    target: usize,
+    max_search: usize,
+    eof: bool,
+    /// True when no safe cut was found: the rest is [`Chunks::into_rest`].
+    stuck: bool,
+}
+
+/// A part of the input, ending at a safe cut or at the input's end.
+#[derive(Debug)]
+pub struct Chunk {
+    /// The [`LOOKBACK`] bytes before the chunk (fewer at the input's
+    /// start), then the chunk.
+    bytes: Vec<u8>,
+    /// How many bytes of `bytes` come before the chunk.
+    lead: usize,
+    /// The absolute offset of `bytes[0]`.
+    offset: usize,
+    line: u64,
+    line_start: usize,
+}
+
+/// The rest of an input that could not be cut: see [`Chunks::into_rest`].
+pub struct Rest<R> {
+    /// As [`Chunks::buf`], from the rest's first byte on.
+    buf: Vec<u8>,
+    lead: usize,
+    offset: usize,
+    line: u64,
+    line_start: usize,
+    rdr: R,
+}
+
+impl<R: Read> Chunks<R> {
+    /// Chunks of `rdr`, of [`DEFAULT_CHUNK_SIZE`] bytes at least.
+    pub fn new(rdr: R) -> Chunks<R> {
+        Chunks::with_prefix(Vec::new(), rdr)
+    }
+
+    /// Chunks of an input whose first bytes were already read (`prefix`)
+    /// and whose rest is `rdr`.
+    pub fn with_prefix(prefix: Vec<u8>, rdr: R) -> Chunks<R> {
+        Chunks {
+            rdr,
+            buf: prefix,
+            offset: 0,
+            start: 0,
+            line: 1,
+            line_start: 0,
+            searched: 0,
+            target: DEFAULT_CHUNK_SIZE,
+            max_search: MAX_SEARCH,
+            eof: false,
+            stuck: false,
+        }
+    }
+
+    /// Sets the size a chunk is cut at, at least (1 byte at least).
+    pub fn chunk_size(mut self, bytes: usize) -> Chunks<R> {
+        self.target = bytes.max(1);
+        self
+    }
+
+    /// Sets how far past a chunk's target size a safe cut is looked for.
+    #[doc(hidden)]
+    pub fn max_search(mut self, bytes: usize) -> Chunks<R> {
+        self.max_search = bytes;
+        self
+    }
+
+    /// The rest of the input when the iterator ended for want of a safe
+    /// cut; `None` when it ended with the input (or an error).
+    pub fn into_rest(self) -> Option<Rest<R>> {
+        let lead = self.start.min(LOOKBACK);
+        self.stuck.then(|| Rest {
+            buf: self.buf[self.start - lead..].to_vec(),
+            lead,
+            offset: self.offset + self.start - lead,
+            line: self.line,
+            line_start: self.line_start,
+            rdr: self.rdr,
+        })
+    }
+
+    /// Reads once more into `buf`; sets `eof` at the input's end.
+    fn fill(&mut self) -> io::Result<()> {
+        let len = self.buf.len();
+        self.buf.resize(len + READ_SIZE, 0);
+        let n = loop {
+            match self.rdr.read(&mut self.buf[len..]) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                r => break r,
+            }
+        };
+        self.buf.truncate(len + *n.as_ref().unwrap_or(&0));
+        self.eof |= matches!(n, Ok(0));
+        n.map(drop)
+    }
+
+    /// The end of the next chunk, in `buf`: the first safe cut at or past
+    /// its target size, or the input's end. `None` when there is none
+    /// within the search's reach.
+    fn next_cut(&mut self) -> io::Result<Option<usize>> {
+        let from = self.start + self.target;
+        while self.buf.len() < from && !self.eof {
+            self.fill()?;
+        }
+        if self.eof && self.buf.len() <= from {
+            return Ok(Some(self.buf.len())); // the input ended first
+        }
+        self.searched = self.searched.max(from);
+        loop {
+            if let Some(cut) = find_safe_cut(&self.buf, self.searched, self.offset == 0) {
+                return Ok(Some(cut));
+            }
+            // A cut is judged by the lines before it only: the line breaks
+            // looked at are judged for good.
+            self.searched = self.buf.len();
+            if self.eof {
+                return Ok(Some(self.buf.len()));
+            }
+            if self.buf.len() - self.start > self.target + self.max_search {
+                return Ok(None);
+            }
+            self.fill()?;
+        }
+    }
+}
+
+/// The first safe cut of `buf` after a line break at or past `from`,
+/// judged only where the two lines before it lie whole in `buf` (or
+/// `buf` starts with the input, `at_input_start`).
+fn find_safe_cut(buf: &[u8], from: usize, at_input_start: bool) -> Option<usize> {
+    memchr::memchr_iter(b'\n', &buf[from..])
+        .map(|p| from + p + 1)
+        .find(|&at| {
+            // The line break ending the line before the last one, then the
+            // one before that: the hay starts at a line's start.
+            let Some(before_end) = memchr::memrchr(b'\n', &buf[..at - 1]) else {
+                return at_input_start && is_safe_cut(buf, at);
+            };
+            match memchr::memrchr(b'\n', &buf[..before_end]) {
+                Some(nl) => is_safe_cut(&buf[nl + 1..], at - nl - 1),
+                None => at_input_start && is_safe_cut(buf, at),
+            }
+        })
+}
+
+impl<R: Read> Iterator for Chunks<R> {
+    type Item = io::Result<Chunk>;
+
+    fn next(&mut self) -> Option<io::Result<Chunk>> {
+        if self.stuck || (self.eof && self.start == self.buf.len()) {
+            return None;
+        }
+        let cut = match self.next_cut() {
+            Ok(Some(cut)) => cut,
+            Ok(None) => {
+                self.stuck = true;
+                return None;
+            }
+            Err(err) => {
+                self.eof = true;
+                self.start = self.buf.len();
+                return Some(Err(err));
+            }
+        };
+        if cut == self.start {
+            return None; // the input ended where the last chunk did
+        }
+        let lead = self.start.min(LOOKBACK);
+        let chunk = Chunk {
+            bytes: self.buf[self.start - lead..cut].to_vec(),
+            lead,
+            offset: self.offset + self.start - lead,
+            line: self.line,
+            line_start: self.line_start,
+        };
+        let text = &self.buf[self.start..cut];
+        self.line += memchr::memchr_iter(b'\n', text).count() as u64;
+        if let Some(nl) = memchr::memrchr(b'\n', text) {
+            self.line_start = self.offset + self.start + nl + 1;
+        }
+        // Keep the LOOKBACK bytes before the next chunk, drop the rest.
+        let keep = cut - cut.min(LOOKBACK);
+        self.buf.drain(..keep);
+        self.offset += keep;
+        self.start = cut - keep;
+        self.searched = self.start;
+        Some(Ok(chunk))
+    }
+}
+
+impl Chunk {
+    /// The chunk's bytes (without the bytes before it).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes[self.lead..]
+    }
+
+    /// The absolute offset of the chunk's first byte in the input.
+    pub fn offset(&self) -> usize {
+        self.offset + self.lead
+    }
+
+    /// Scans the chunk, calling `sink` as [`Scanner::scan_slice`] does;
+    /// spans, lines and columns are those of the whole input.
+    ///
+    /// # Errors
+    ///
+    /// The first error `sink` returns.
+    pub fn scan<S: Sink>(&self, scanner: &Scanner, mut sink: S) -> io::Result<()> {
+        let win = Window {
+            hay: &self.bytes,
+            offset: self.offset,
+            eof: true,
+        };
+        let mut core = Core::starting_at(scanner, self.offset(), self.line, self.line_start);
+        scanner.scan_window(&win, &mut core, &mut sink).map(drop)
+    }
+}
+
+impl<R: Read> Rest<R> {
+    /// Scans the rest of the input in one stream, as
+    /// [`Scanner::scan_reader`] does; positions are those of the input.
+    ///
+    /// # Errors
+    ///
+    /// A read error, or the first error `sink` returns.
+    pub fn scan<S: Sink>(self, scanner: &Scanner, sink: S) -> io::Result<()> {
+        let resume = Resume {
+            before: &self.buf[..self.lead],
+            pos: self.offset + self.lead,
+            line: self.line,
+            line_start: self.line_start,
+        };
+        let rdr = io::Cursor::new(&self.buf[self.lead..]).chain(self.rdr);
+        scan_reader_from(scanner, resume, rdr, sink, 0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
+
+    use super::*;
+    use crate::Found;
+
+    type Record = (String, usize, usize, u64, u64);
+
+    fn record(f: &Found<'_>) -> Record {
+        let s = f.span();
+        (f.as_str().to_string(), s.start, s.end, f.line(), f.column())
+    }
+
+    /// A reader that gives at most `step` bytes a read.
+    struct Trickle<'a> {
+        text: &'a [u8],
+        step: usize,
+    }
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.step.min(buf.len()).min(self.text.len());
+            buf[..n].copy_from_slice(&self.text[..n]);
+            self.text = &self.text[n..];
+            Ok(n)
+        }
+    }
+
+    /// What the chunks of `text` (cut at `size`, searching `search` bytes)
+    /// and the rest give, in order, and how many chunks there were.
+    fn chunked(scanner: &Scanner, text: &[u8], size: usize, search: usize) -> (Vec<Record>, usize) {
+        chunked_in_reads(scanner, text, size, search, usize::MAX)
+    }
+
+    /// [`chunked`], the input read at most `step` bytes at a time.
+    fn chunked_in_reads(
+        scanner: &Scanner,
+        text: &[u8],
+        size: usize,
+        search: usize,
+        step: usize,
+    ) -> (Vec<Record>, usize) {
+        let mut out = Vec::new();
+        let rdr = Trickle { text, step };
+        let mut chunks = Chunks::new(rdr).chunk_size(size).max_search(search);
+        let mut n = 0;
+        for chunk in chunks.by_ref() {
+            n += 1;
+            chunk
+                .unwrap()
+                .scan(scanner, |f: &Found<'_>| {
+                    out.push(record(f));
+                    Ok(true)
+                })
+                .unwrap();
+        }
+        if let Some(rest) = chunks.into_rest() {
+            rest.scan(scanner, |f: &Found<'_>| {
+                out.push(record(f));
+                Ok(true)
+            })
+            .unwrap();
+        }
+        (out, n)
+    }
+
+    fn whole(scanner: &Scanner, text: &[u8]) -> Vec<Record> {
+        scanner.find_iter(text).map(|f| record(&f)).collect()
+    }
+
+    #[test]
+    fn chunks_cover_the_input_and_start_at_line_breaks() {
+        let text = "see http://a.org/x\n".repeat(1000);
+        let chunks: Vec<Chunk> = Chunks::new(text.as_bytes())
+            .chunk_size(1000)
+            .map(Result::unwrap)
+            .collect();
+        assert!(chunks.len() > 10);
+        let joined: Vec<u8> = chunks.iter().flat_map(|c| c.bytes().to_vec()).collect();
+        assert_eq!(joined, text.as_bytes());
+        for c in &chunks {
+            assert!(c.offset() == 0 || text.as_bytes()[c.offset() - 1] == b'\n');
+        }
+        let (found, _) = chunked(&Scanner::new(), text.as_bytes(), 1000, MAX_SEARCH);
+        assert_eq!(found, whole(&Scanner::new(), text.as_bytes()));
+    }
+
+    #[test]
+    fn text_without_a_safe_cut_is_left_to_one_stream() {
+        // One long line: no line break to cut at.
+        let text = format!("x {} <http://a.org/b\n c>", "http://a.org/ ".repeat(2000));
+        let (found, n) = chunked(&Scanner::new(), text.as_bytes(), 100, 1000);
+        assert_eq!(n, 0);
+        assert_eq!(found, whole(&Scanner::new(), text.as_bytes()));
+    }
+
+    #[test]
+    fn adversarial_shapes_cut_anywhere_give_the_whole() {
+        for case in super::super::core::gen::shapes(20_000) {
+            let mut text = Vec::new();
+            case.reader().read_to_end(&mut text).unwrap();
+            for size in [1, 97, 4096] {
+                let (found, _) = chunked(&Scanner::new(), &text, size, 2048);
+                assert_eq!(
+                    found,
+                    whole(&Scanner::new(), &text),
+                    "{} at {size}",
+                    case.name
+                );
+            }
+        }
+    }
+
+    /// Lines of text with URIs, brackets, quotes, prefixes, page breaks.
+    fn text() -> impl Strategy<Value = Vec<u8>> {
+        let token = prop::sample::select(vec![
+            &b"http://example.org/a"[..],
+            b"mailto:a@b.c",
+            b"<",
+            b">",
+            b"> ",
+            b"\"",
+            b"(",
+            b")",
+            b" ",
+            b"\n",
+            b"\r\n",
+            b"\n\n",
+            b"\n\n\nFooter [Page 1]\n\x0cRFC Header\n",
+            b"-\n",
+            b".",
+            b"word",
+            b"URL:",
+        ]);
+        prop::collection::vec(token, 0..120).prop_map(|ts| ts.concat())
+    }
+
+    proptest! {
+        #![proptest_config(Config {
+            cases: 3_000,
+            rng_seed: RngSeed::Fixed(0x6368_756e),
+            failure_persistence: None,
+            ..Config::default()
+        })]
+
+        #[test]
+        fn chunks_scanned_apart_give_the_whole(
+            text in text(),
+            size in 1usize..64,
+            search in 0usize..256,
+            step in 1usize..40,
+        ) {
+            let scanner = Scanner::new();
+            let (found, _) = chunked_in_reads(&scanner, &text, size, search, step);
+            prop_assert_eq!(found, whole(&scanner, &text));
+        }
+    }
+}
