@@ -123,9 +123,30 @@ fn kind_name(kind: ParseErrorKind) -> String {
 pub fn warn_all(py: Python<'_>, warnings: &[String]) -> PyResult<()> {
     let category = py.get_type::<ScanWarning>();
     for warning in warnings {
-        let message = CString::new(warning.replace('\0', " "))
-            .expect("NUL bytes were replaced");
+        let message = CString::new(warning.replace('\0', " ")).expect("NUL bytes were replaced");
         PyErr::warn(py, &category, &message, 1)?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_are_named_in_snake_case() {
+        assert_eq!(
+            kind_name(ParseErrorKind::UnclosedIpLiteral),
+            "unclosed_ip_literal"
+        );
+        assert_eq!(kind_name(ParseErrorKind::Ipv6), "ipv6");
+        assert_eq!(kind_name(ParseErrorKind::Port), "port");
+    }
+
+    #[test]
+    fn a_panic_becomes_a_failure_with_its_message() {
+        let failure = guarded(|| -> io::Result<()> { panic!("boom {}", 42) }).unwrap_err();
+        assert!(matches!(failure, Failure::Panic(ref m) if m == "uriscan panicked: boom 42"));
+        assert!(matches!(guarded(|| Ok(7)), Ok(7)));
+    }
 }

@@ -75,6 +75,12 @@ impl FoundIter {
         })
     }
 
+    /// Drops the receiver and joins the worker.
+    fn finish(&mut self, py: Python<'_>) {
+        self.rx.lock().unwrap_or_else(|e| e.into_inner()).take();
+        self.join(py);
+    }
+
     /// Waits for the worker to end (it ends soon once the receiver is
     /// dropped: its next send fails and it stops scanning).
     fn join(&mut self, py: Python<'_>) {
@@ -116,14 +122,6 @@ impl FoundIter {
                 }
             }
         }
-    }
-}
-
-impl FoundIter {
-    /// Drops the receiver and joins the worker.
-    fn finish(&mut self, py: Python<'_>) {
-        self.rx.lock().unwrap_or_else(|e| e.into_inner()).take();
-        self.join(py);
     }
 }
 
