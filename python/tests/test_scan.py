@@ -260,3 +260,16 @@ def test_warnings_can_be_errors():
         warnings.simplefilter("error", uriscan.ScanWarning)
         with pytest.raises(uriscan.ScanWarning):
             uriscan.scan(text)
+
+
+def test_the_gc_is_left_as_it_was():
+    import gc
+
+    text = b"see http://a.org/ " * 5000  # enough URIs to pause the GC
+    assert gc.isenabled()
+    assert len(uriscan.scan(text)) == 5000 and gc.isenabled()
+    gc.disable()
+    try:
+        assert len(uriscan.scan(text)) == 5000 and not gc.isenabled()
+    finally:
+        gc.enable()
