@@ -12,8 +12,8 @@ use std::fs;
 use std::path::Path;
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use uriscan::mail::{self, MailFound};
-use uriscan::Scanner;
+use uriscan::mail;
+use uriscan::{Found, Scanner};
 
 /// Every file under `dir`, each read whole (sorted, so runs compare).
 fn files(dir: &Path) -> Vec<Vec<u8>> {
@@ -27,7 +27,7 @@ fn files(dir: &Path) -> Vec<Vec<u8>> {
 fn scan_mail(scanner: &Scanner, files: &[Vec<u8>]) -> usize {
     let mut n = 0;
     for file in files {
-        mail::scan_mail(scanner, &file[..], &mut |_: &MailFound<'_>| {
+        mail::scan_mail(scanner, &file[..], |_: &Found<'_>| {
             n += 1;
             Ok(true)
         })

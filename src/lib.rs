@@ -70,7 +70,9 @@
 //!   `memchr` (and `mail-parser` for `mail`): use `default-features = false`
 //!   to leave the rest out.
 
+mod source_map;
 mod span;
+mod work;
 
 #[cfg(feature = "mail")]
 pub mod mail;
@@ -78,7 +80,7 @@ pub mod scan;
 pub mod uri;
 
 pub use crate::scan::{
-    Delimiter, FindIter, Found, HyphenMode, Scanner, ScannerBuilder, Sink,
+    Delimiter, FindIter, Found, HyphenMode, InMessage, Scanner, ScannerBuilder, Sink,
     DEFAULT_MAX_CANDIDATE_LEN,
 };
 pub use crate::span::Span;

@@ -3,78 +3,24 @@
 mod common;
 
 use std::fs;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Command;
 
-/// A temporary directory with files, and a way to run `uriscan` in it.
-struct Dir {
-    tmp: tempfile::TempDir,
-}
-
-impl Dir {
-    fn new() -> Dir {
-        Dir {
-            tmp: tempfile::tempdir().unwrap(),
-        }
-    }
-
-    fn path(&self) -> &Path {
-        self.tmp.path()
-    }
-
-    fn write(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
-        let path = self.path().join(name);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, contents).unwrap();
-        path
-    }
-
-    fn run(&self, args: &[&str]) -> Output {
-        self.run_stdin(args, None)
-    }
-
-    fn run_stdin(&self, args: &[&str], stdin: Option<&[u8]>) -> Output {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-            .args(args)
-            .current_dir(self.path())
-            .env_remove("NO_COLOR")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut pipe = child.stdin.take().unwrap();
-        if let Some(input) = stdin {
-            pipe.write_all(input).unwrap();
-        }
-        drop(pipe);
-        child.wait_with_output().unwrap()
-    }
-}
-
-fn stdout(o: &Output) -> String {
-    String::from_utf8(o.stdout.clone()).unwrap()
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
+use common::{stderr, stdout, Dir, TestCommand};
 
 const SAMPLE: &str = "Yes, Jim, I found it under \"http://www.w3.org/Addressing/\",\nbut you can probably pick it up from <ftp://foo.example.\ncom/rfc/>.  Note the warning in <http://www.ics.uci.edu/pub/\nietf/uri/historical.html#WARNING>.\nAgain: http://www.w3.org/Addressing/ and mailto:jim@example.org.\n";
 
 #[test]
 fn plain_output_and_exit_codes() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    d.write("none.txt", "no links here: 12:30, Re: C:\\x\n");
-    let o = d.run(&["a.txt"]);
+    d.create("a.txt", SAMPLE);
+    d.create("none.txt", "no links here: 12:30, Re: C:\\x\n");
+    let o = d.command().args(["a.txt"]).run();
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(
         stdout(&o),
         "http://www.w3.org/Addressing/\nftp://foo.example.com/rfc/\nhttp://www.ics.uci.edu/pub/ietf/uri/historical.html#WARNING\nhttp://www.w3.org/Addressing/\nmailto:jim@example.org\n"
     );
-    let o = d.run(&["none.txt"]);
+    let o = d.command().args(["none.txt"]).run();
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(1), ""));
 }
 
@@ -82,7 +28,11 @@ fn plain_output_and_exit_codes() {
 fn stdin_and_dash() {
     let d = Dir::new();
     for args in [&[][..], &["-"][..]] {
-        let o = d.run_stdin(args, Some(b"see <http://a.org/x>\n"));
+        let o = d
+            .command()
+            .args(args)
+            .stdin(b"see <http://a.org/x>\n")
+            .run();
         assert_eq!(stdout(&o), "http://a.org/x\n");
         assert_eq!(o.status.code(), Some(0));
     }
@@ -91,25 +41,25 @@ fn stdin_and_dash() {
 #[test]
 fn grep_style_prefixes() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    d.write("b.txt", "x\n  http://b.org/\n");
-    let o = d.run(&["-n", "--column", "a.txt", "b.txt"]);
+    d.create("a.txt", SAMPLE);
+    d.create("b.txt", "x\n  http://b.org/\n");
+    let o = d.command().args(["-n", "--column", "a.txt", "b.txt"]).run();
     let out = stdout(&o);
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines[0], "a.txt:1:29:http://www.w3.org/Addressing/");
     assert_eq!(lines[1], "a.txt:2:39:ftp://foo.example.com/rfc/");
     assert_eq!(lines[5], "b.txt:2:3:http://b.org/");
-    let o = d.run(&["--no-filename", "a.txt", "b.txt"]);
+    let o = d.command().args(["--no-filename", "a.txt", "b.txt"]).run();
     assert!(stdout(&o).starts_with("http://www.w3.org/Addressing/\n"));
-    let o = d.run(&["-H", "b.txt"]);
+    let o = d.command().args(["-H", "b.txt"]).run();
     assert_eq!(stdout(&o), "b.txt:http://b.org/\n");
 }
 
 #[test]
 fn json_lines() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    let o = d.run(&["--json", "a.txt"]);
+    d.create("a.txt", SAMPLE);
+    let o = d.command().args(["--json", "a.txt"]).run();
     let rows: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -140,7 +90,7 @@ fn json_lines() {
     assert_eq!(rows[4]["delimiter"], "none");
     assert!(rows[0].get("valid").is_none());
     // stdin has a null path
-    let o = d.run_stdin(&["--json"], Some(b"http://a.org/\n"));
+    let o = d.command().args(["--json"]).stdin(b"http://a.org/\n").run();
     let row: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
     assert!(row["path"].is_null());
 }
@@ -148,8 +98,8 @@ fn json_lines() {
 #[test]
 fn invalid_candidates_on_request() {
     let d = Dir::new();
-    d.write("a.txt", "bad http://example.com:8a/ good http://ok.org/\n");
-    let o = d.run(&["--json", "--invalid", "a.txt"]);
+    d.create("a.txt", "bad http://example.com:8a/ good http://ok.org/\n");
+    let o = d.command().args(["--json", "--invalid", "a.txt"]).run();
     let rows: Vec<serde_json::Value> = stdout(&o)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -157,46 +107,58 @@ fn invalid_candidates_on_request() {
     assert_eq!(rows[0]["valid"], false);
     assert_eq!(rows[0]["error"], "invalid port at byte 20");
     assert_eq!(rows[1]["valid"], true);
-    let o = d.run(&["a.txt"]);
+    let o = d.command().args(["a.txt"]).run();
     assert_eq!(stdout(&o), "http://ok.org/\n");
 }
 
 #[test]
 fn unique_count_scheme_null() {
     let d = Dir::new();
-    d.write("a.txt", SAMPLE);
-    d.write("b.txt", "http://www.w3.org/Addressing/ https://x.org/\n");
-    let o = d.run(&["-u", "a.txt", "b.txt", "--no-filename"]);
+    d.create("a.txt", SAMPLE);
+    d.create("b.txt", "http://www.w3.org/Addressing/ https://x.org/\n");
+    let o = d
+        .command()
+        .args(["-u", "a.txt", "b.txt", "--no-filename"])
+        .run();
     assert_eq!(stdout(&o).lines().count(), 5);
     assert!(stdout(&o).ends_with("mailto:jim@example.org\nhttps://x.org/\n"));
-    let o = d.run(&["-c", "a.txt", "b.txt"]);
+    let o = d.command().args(["-c", "a.txt", "b.txt"]).run();
     assert_eq!(stdout(&o), "a.txt:5\nb.txt:2\ntotal:7\n");
-    let o = d.run(&["--scheme", "HTTPS,ftp", "a.txt", "b.txt", "--no-filename"]);
+    let o = d
+        .command()
+        .args(["--scheme", "HTTPS,ftp", "a.txt", "b.txt", "--no-filename"])
+        .run();
     assert_eq!(stdout(&o), "ftp://foo.example.com/rfc/\nhttps://x.org/\n");
-    let o = d.run(&["-0", "b.txt"]);
+    let o = d.command().args(["-0", "b.txt"]).run();
     assert_eq!(
         stdout(&o),
         "http://www.w3.org/Addressing/\0https://x.org/\0"
     );
-    let o = d.run(&["--scheme", "not a scheme", "b.txt"]);
+    let o = d
+        .command()
+        .args(["--scheme", "not a scheme", "b.txt"])
+        .run();
     assert_eq!(o.status.code(), Some(2));
 }
 
 #[test]
 fn hyphen_and_any_scheme_flags() {
     let d = Dir::new();
-    d.write("a.txt", "<http://a.org/some-\n  thing> key:value\n");
-    assert_eq!(stdout(&d.run(&["a.txt"])), "http://a.org/some-thing\n");
+    d.create("a.txt", "<http://a.org/some-\n  thing> key:value\n");
     assert_eq!(
-        stdout(&d.run(&["--hyphen", "drop", "a.txt"])),
+        stdout(&d.command().args(["a.txt"]).run()),
+        "http://a.org/some-thing\n"
+    );
+    assert_eq!(
+        stdout(&d.command().args(["--hyphen", "drop", "a.txt"]).run()),
         "http://a.org/something\n"
     );
     assert_eq!(
-        stdout(&d.run(&["--hyphen", "both", "a.txt"])),
+        stdout(&d.command().args(["--hyphen", "both", "a.txt"]).run()),
         "http://a.org/some-thing\nhttp://a.org/something\n"
     );
     assert_eq!(
-        stdout(&d.run(&["--any-scheme", "a.txt"])),
+        stdout(&d.command().args(["--any-scheme", "a.txt"]).run()),
         "http://a.org/some-thing\nkey:value\n"
     );
 }
@@ -204,32 +166,75 @@ fn hyphen_and_any_scheme_flags() {
 #[test]
 fn color_only_when_asked_or_on_a_terminal() {
     let d = Dir::new();
-    d.write("a.txt", "http://a.org/\n");
-    let o = d.run(&["--color", "always", "-n", "-H", "a.txt"]);
+    d.create("a.txt", "http://a.org/\n");
+    let o = d
+        .command()
+        .args(["--color", "always", "-n", "-H", "a.txt"])
+        .run();
     assert_eq!(
         stdout(&o),
         "\x1b[35ma.txt\x1b[0m:\x1b[32m1\x1b[0m:http://a.org/\n"
     );
-    let o = d.run(&["-n", "-H", "a.txt"]);
+    let o = d.command().args(["-n", "-H", "a.txt"]).run();
     assert_eq!(stdout(&o), "a.txt:1:http://a.org/\n", "never in a pipe");
-    let o = d.run(&["--color", "always", "--json", "a.txt"]);
+    let o = d
+        .command()
+        .args(["--color", "always", "--json", "a.txt"])
+        .run();
     assert!(!stdout(&o).contains('\x1b'), "never in JSON");
 }
 
 #[test]
 fn errors_are_reported_and_the_run_goes_on() {
     let d = Dir::new();
-    d.write("a.txt", "http://a.org/\n");
-    d.write("z.txt", "http://z.org/\n");
-    let o = d.run(&["a.txt", "missing.txt", "z.txt"]);
+    d.create("a.txt", "http://a.org/\n");
+    d.create("z.txt", "http://z.org/\n");
+    let o = d.command().args(["a.txt", "missing.txt", "z.txt"]).run();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stdout(&o), "a.txt:http://a.org/\nz.txt:http://z.org/\n");
     assert_eq!(
         stderr(&o),
         "uriscan: missing.txt: no such file or directory\n"
     );
-    let o = d.run(&["--no-such-flag"]);
+    let o = d.command().args(["--no-such-flag"]).run();
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// The walk reports a path it cannot follow as it meets it (here dangling
+/// links, with `-L`), in walk order, before the files it found are
+/// scanned; it counts the errors and the run goes on. They used to travel
+/// as inputs and come out between the files' URIs.
+#[cfg(unix)]
+#[test]
+fn walk_errors_are_reported_by_the_walk_in_walk_order() {
+    use std::os::unix::fs::symlink;
+    let d = Dir::new();
+    d.create("tree/a.txt", "http://a.org/\n");
+    d.create("tree/c.txt", "http://c.org/\n");
+    d.create_dir("tree/b");
+    symlink("missing", d.path().join("tree/b/dangling")).unwrap();
+    symlink("missing", d.path().join("tree/a-dangling")).unwrap();
+    for j in ["-j1", "-j2"] {
+        // stdout and stderr in one pipe, to see their order.
+        let o = d
+            .command_via(&["sh", "-c", "exec \"$0\" \"$@\" 2>&1"])
+            .args([j, "-L", "tree"])
+            .assert_exit(2);
+        assert_eq!(
+            stdout(&o),
+            "uriscan: tree/a-dangling: no such file or directory\n\
+             uriscan: tree/b/dangling: no such file or directory\n\
+             tree/a.txt:http://a.org/\n\
+             tree/c.txt:http://c.org/\n",
+            "{j}"
+        );
+    }
+    let o = d.command().args(["-L", "--stats", "tree"]).assert_exit(2);
+    assert!(
+        stderr(&o).contains("2 files scanned, 0 binary skipped, 2 errors"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[cfg(unix)]
@@ -237,13 +242,13 @@ fn errors_are_reported_and_the_run_goes_on() {
 fn unreadable_file() {
     use std::os::unix::fs::PermissionsExt;
     let d = Dir::new();
-    let p = d.write("secret.txt", "http://a.org/\n");
+    let p = d.create("secret.txt", "http://a.org/\n");
     fs::set_permissions(&p, fs::Permissions::from_mode(0o000)).unwrap();
     if fs::read(&p).is_ok() {
         eprintln!("note: running as a user who can read anything; skipping");
         return;
     }
-    let o = d.run(&["secret.txt"]);
+    let o = d.command().args(["secret.txt"]).run();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(stderr(&o), "uriscan: secret.txt: permission denied\n");
 }
@@ -251,11 +256,11 @@ fn unreadable_file() {
 #[test]
 fn binary_files_are_skipped_unless_text() {
     let d = Dir::new();
-    d.write("bin.dat", b"\x00\x01http://hidden.org/\x00");
-    let o = d.run(&["--stats", "bin.dat"]);
+    d.create_bytes("bin.dat", b"\x00\x01http://hidden.org/\x00");
+    let o = d.command().args(["--stats", "bin.dat"]).run();
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(1), ""));
     assert!(stderr(&o).contains("1 binary skipped"), "{}", stderr(&o));
-    let o = d.run(&["-a", "bin.dat"]);
+    let o = d.command().args(["-a", "bin.dat"]).run();
     assert_eq!(stdout(&o), "http://hidden.org/\n");
 }
 
@@ -266,22 +271,25 @@ fn compressed_files_with_search_zip() {
     let text = b"see http://gz.example.org/a\n";
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     gz.write_all(text).unwrap();
-    d.write("a.txt.gz", gz.finish().unwrap());
+    d.create_bytes("a.txt.gz", &gz.finish().unwrap());
     let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
     bz.write_all(text).unwrap();
-    d.write("b.txt.bz2", bz.finish().unwrap());
+    d.create_bytes("b.txt.bz2", &bz.finish().unwrap());
     let mut xz = liblzma::write::XzEncoder::new(Vec::new(), 6);
     xz.write_all(text).unwrap();
-    d.write("c.txt.xz", xz.finish().unwrap());
-    d.write("d.txt.zst", zstd::encode_all(&text[..], 3).unwrap());
-    let o = d.run(&[
-        "-z",
-        "--no-filename",
-        "a.txt.gz",
-        "b.txt.bz2",
-        "c.txt.xz",
-        "d.txt.zst",
-    ]);
+    d.create_bytes("c.txt.xz", &xz.finish().unwrap());
+    d.create_bytes("d.txt.zst", &zstd::encode_all(&text[..], 3).unwrap());
+    let o = d
+        .command()
+        .args([
+            "-z",
+            "--no-filename",
+            "a.txt.gz",
+            "b.txt.bz2",
+            "c.txt.xz",
+            "d.txt.zst",
+        ])
+        .run();
     assert_eq!(stdout(&o), "http://gz.example.org/a\n".repeat(4));
     assert_eq!(o.status.code(), Some(0));
 }
@@ -289,31 +297,37 @@ fn compressed_files_with_search_zip() {
 #[test]
 fn directory_walk_respects_ignore_files_and_sorts() {
     let d = Dir::new();
-    d.write("tree/b.txt", "http://b.org/\n");
-    d.write("tree/a.txt", "http://a.org/\n");
-    d.write("tree/sub/c.md", "http://c.org/\n");
-    d.write("tree/.hidden.txt", "http://hidden.org/\n");
-    d.write("tree/skip.log", "http://ignored.org/\n");
-    d.write("tree/.gitignore", "*.log\n");
-    let o = d.run(&["--no-filename", "tree"]);
+    d.create("tree/b.txt", "http://b.org/\n");
+    d.create("tree/a.txt", "http://a.org/\n");
+    d.create("tree/sub/c.md", "http://c.org/\n");
+    d.create("tree/.hidden.txt", "http://hidden.org/\n");
+    d.create("tree/skip.log", "http://ignored.org/\n");
+    d.create("tree/.gitignore", "*.log\n");
+    let o = d.command().args(["--no-filename", "tree"]).run();
     assert_eq!(stdout(&o), "http://a.org/\nhttp://b.org/\nhttp://c.org/\n");
-    let o = d.run(&["--no-filename", "--hidden", "--no-ignore", "tree"]);
+    let o = d
+        .command()
+        .args(["--no-filename", "--hidden", "--no-ignore", "tree"])
+        .run();
     assert_eq!(
         stdout(&o),
         "http://hidden.org/\nhttp://a.org/\nhttp://b.org/\nhttp://ignored.org/\nhttp://c.org/\n"
     );
-    let o = d.run(&["--no-filename", "-g", "*.md", "tree"]);
+    let o = d
+        .command()
+        .args(["--no-filename", "-g", "*.md", "tree"])
+        .run();
     assert_eq!(stdout(&o), "http://c.org/\n");
-    let o = d.run(&["tree"]);
+    let o = d.command().args(["tree"]).run();
     assert!(
         stdout(&o).starts_with("tree/a.txt:http://a.org/\n"),
         "a directory turns file names on"
     );
     // Depth first, each directory by name: `sub` and what is in it come
     // before `sub-x.txt` (whose bytes sort before `sub/`, as `-` < `/`).
-    d.write("tree/sub-x.txt", "http://x.org/\n");
-    d.write("tree/sub/d/e.md", "http://e.org/\n");
-    let o = d.run(&["--no-filename", "tree"]);
+    d.create("tree/sub-x.txt", "http://x.org/\n");
+    d.create("tree/sub/d/e.md", "http://e.org/\n");
+    let o = d.command().args(["--no-filename", "tree"]).run();
     assert_eq!(
         stdout(&o),
         "http://a.org/\nhttp://b.org/\nhttp://c.org/\nhttp://e.org/\nhttp://x.org/\n"
@@ -324,14 +338,14 @@ fn directory_walk_respects_ignore_files_and_sorts() {
 #[test]
 fn fifo_in_a_walked_directory_is_skipped() {
     let d = Dir::new();
-    d.write("tree/a.txt", "http://a.org/\n");
+    d.create("tree/a.txt", "http://a.org/\n");
     let fifo = d.path().join("tree/pipe");
     let made = Command::new("mkfifo").arg(&fifo).status();
     if !made.is_ok_and(|s| s.success()) {
         eprintln!("note: mkfifo unavailable; skipping");
         return;
     }
-    let o = d.run(&["tree"]);
+    let o = d.command().args(["tree"]).run();
     assert_eq!(stdout(&o), "tree/a.txt:http://a.org/\n");
 }
 
@@ -342,10 +356,10 @@ fn output_is_identical_whatever_the_threads() {
         let body: String = (0..50)
             .map(|j| format!("line {j} <http://h{i}.org/p/{j}>\n"))
             .collect();
-        d.write(&format!("t/f{i:02}.txt"), body);
+        d.create(format!("t/f{i:02}.txt"), &body);
     }
-    let one = d.run(&["-j1", "-n", "t"]);
-    let many = d.run(&["-j8", "-n", "t"]);
+    let one = d.command().args(["-j1", "-n", "t"]).run();
+    let many = d.command().args(["-j8", "-n", "t"]).run();
     assert_eq!(one.stdout, many.stdout);
     assert_eq!(stdout(&one).lines().count(), 2000);
 }
@@ -356,18 +370,12 @@ fn closed_pipe_ends_quietly() {
     let big: String = (0..200_000)
         .map(|i| format!("http://example.org/{i}\n"))
         .collect();
-    d.write("big.txt", big);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-        .arg("big.txt")
-        .current_dir(d.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    d.create("big.txt", &big);
+    let mut child = d.command().arg("big.txt").spawn();
     let mut first = [0u8; 10];
     std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut first).unwrap();
     drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
+    let o = common::wait_bounded(child, "closed pipe");
     assert_eq!(&first, b"http://exa");
     assert_eq!(stderr(&o), "", "no panic, no message");
     assert_eq!(o.status.code(), Some(0));
@@ -377,14 +385,9 @@ fn closed_pipe_ends_quietly() {
 #[test]
 fn full_disk_is_a_write_error() {
     let d = Dir::new();
-    d.write("a.txt", "http://a.org/\n");
+    d.create("a.txt", "http://a.org/\n");
     let full = fs::File::create("/dev/full").unwrap();
-    let o = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-        .arg("a.txt")
-        .current_dir(d.path())
-        .stdout(full)
-        .output()
-        .unwrap();
+    let o = d.command().arg("a.txt").stdout_to(full).run();
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
         stderr(&o),
@@ -395,7 +398,10 @@ fn full_disk_is_a_write_error() {
 #[test]
 fn parse_subcommand() {
     let d = Dir::new();
-    let o = d.run(&["parse", "--", "s:?", "http://u@[::1]:80/p?q#f", "a b"]);
+    let o = d
+        .command()
+        .args(["parse", "--", "s:?", "http://u@[::1]:80/p?q#f", "a b"])
+        .run();
     assert_eq!(o.status.code(), Some(1));
     let rows: Vec<serde_json::Value> = stdout(&o)
         .lines()
@@ -411,7 +417,11 @@ fn parse_subcommand() {
     assert_eq!(rows[2]["valid"], false);
     assert_eq!(rows[2]["index"], 1);
     assert_eq!(rows[2]["error"], "invalid character in path at byte 1");
-    let o = d.run_stdin(&["parse"], Some(b"http://a/\r\nmailto:x@y\n"));
+    let o = d
+        .command()
+        .args(["parse"])
+        .stdin(b"http://a/\r\nmailto:x@y\n")
+        .run();
     assert_eq!(o.status.code(), Some(0));
     assert_eq!(stdout(&o).lines().count(), 2);
 }
@@ -419,45 +429,58 @@ fn parse_subcommand() {
 #[test]
 fn resolve_and_normalize_subcommands() {
     let d = Dir::new();
-    let o = d.run(&["resolve", "http://a/b/c/d;p?q", "--", "../g", "?y", "g:h"]);
+    let o = d
+        .command()
+        .args(["resolve", "http://a/b/c/d;p?q", "--", "../g", "?y", "g:h"])
+        .run();
     assert_eq!(
         (o.status.code(), stdout(&o).as_str()),
         (Some(0), "http://a/b/g\nhttp://a/b/c/d;p?y\ng:h\n")
     );
-    let o = d.run_stdin(&["resolve", "http://a/b/c/d;p?q"], Some(b"../../g\n"));
+    let o = d
+        .command()
+        .args(["resolve", "http://a/b/c/d;p?q"])
+        .stdin(b"../../g\n")
+        .run();
     assert_eq!(stdout(&o), "http://a/g\n");
-    let o = d.run(&["resolve", "http://a/", "x y", "ok"]);
+    let o = d
+        .command()
+        .args(["resolve", "http://a/", "x y", "ok"])
+        .run();
     assert_eq!(
         (o.status.code(), stdout(&o).as_str()),
         (Some(1), "http://a/ok\n")
     );
     assert!(stderr(&o).contains("reference \"x y\": invalid character in path at byte 1"));
-    let o = d.run(&["resolve", "rel/base", "g"]);
+    let o = d.command().args(["resolve", "rel/base", "g"]).run();
     assert_eq!(o.status.code(), Some(1));
     assert!(stderr(&o).contains("base \"rel/base\""));
-    let o = d.run(&["normalize", "HTTP://Example.COM:80/a/./b/../%7e"]);
+    let o = d
+        .command()
+        .args(["normalize", "HTTP://Example.COM:80/a/./b/../%7e"])
+        .run();
     assert_eq!(stdout(&o), "http://example.com/a/~\n");
 }
 
 #[test]
 fn help_version_completions_and_man_page() {
     let d = Dir::new();
-    let o = d.run(&["--help"]);
+    let o = d.command().args(["--help"]).run();
     assert_eq!(o.status.code(), Some(0));
     assert!(stdout(&o).contains("Examples:"));
-    let o = d.run(&["--version"]);
+    let o = d.command().args(["--version"]).run();
     assert!(stdout(&o).starts_with("uriscan "));
-    let o = d.run(&["generate", "bash"]);
+    let o = d.command().args(["generate", "bash"]).run();
     assert!(stdout(&o).contains("_uriscan()"));
-    let o = d.run(&["generate", "man"]);
+    let o = d.command().args(["generate", "man"]).run();
     assert!(stdout(&o).contains(".TH uriscan"));
 }
 
 #[test]
 fn a_file_named_like_a_subcommand_is_scanned_as_a_path() {
     let d = Dir::new();
-    d.write("parse", "http://a.org/\n");
-    let o = d.run(&["./parse"]);
+    d.create("parse", "http://a.org/\n");
+    let o = d.command().args(["./parse"]).run();
     assert_eq!(stdout(&o), "http://a.org/\n");
 }
 
@@ -466,7 +489,7 @@ fn a_file_named_like_a_subcommand_is_scanned_as_a_path() {
 fn readme_sample() {
     let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures/readme-sample.txt");
     let d = Dir::new();
-    let o = d.run(&[sample]);
+    let o = d.command().args([sample]).run();
     assert_eq!(o.status.code(), Some(0));
     let want = fs::read_to_string(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -484,8 +507,8 @@ fn corpus_output_is_identical_whatever_the_threads() {
     };
     let d = Dir::new();
     let corpus = corpus.to_str().unwrap();
-    let one = d.run(&["-j1", "--json", corpus]);
-    let many = d.run(&["-j4", "--json", corpus]);
+    let one = d.command().args(["-j1", "--json", corpus]).run();
+    let many = d.command().args(["-j4", "--json", corpus]).run();
     assert_eq!(one.status.code(), Some(0));
     assert!(one.stdout == many.stdout, "-j1 and -j4 differ");
 }
@@ -494,11 +517,11 @@ fn corpus_output_is_identical_whatever_the_threads() {
 #[test]
 fn over_long_candidates_are_reported() {
     let d = Dir::new();
-    d.write(
+    d.create(
         "long.txt",
-        format!("x http://a.org/{} http://b.org/\n", "a".repeat(70_000)),
+        &format!("x http://a.org/{} http://b.org/\n", "a".repeat(70_000)),
     );
-    let o = d.run(&["--stats", "long.txt"]);
+    let o = d.command().args(["--stats", "long.txt"]).run();
     assert_eq!(stdout(&o), "http://b.org/\n");
     assert_eq!(o.status.code(), Some(0));
     let err = stderr(&o);
@@ -507,4 +530,317 @@ fn over_long_candidates_are_reported() {
         "{err}"
     );
     assert!(err.contains("1 over-long candidates skipped"), "{err}");
+}
+
+/// The `--mail` help was cut at its first line: "By default, inputs that
+/// look like mail are". Both helps now say the whole rule.
+#[test]
+fn mail_help_reads_whole() {
+    let d = Dir::new();
+    let short = stdout(&d.command().args(["-h"]).run());
+    let line = short.lines().find(|l| l.contains("--mail ")).unwrap();
+    assert!(
+        line.ends_with(" Read every input as mail, decoding each part before scanning"),
+        "{line}"
+    );
+    let long = stdout(&d.command().args(["--help"]).run());
+    assert!(
+        long.contains("an input is read as mail when it looks like mail"),
+        "{long}"
+    );
+    assert!(!long.contains("look like mail are"), "{long}");
+}
+
+/// The over-long warning gives the limit in force, not the default: with
+/// `--max-candidate-len 300`, a 400-byte URI is over-long and said to be
+/// longer than 300 bytes (it said 64 KiB whatever the limit).
+#[test]
+fn over_long_warning_gives_the_configured_limit() {
+    let d = Dir::new();
+    let long = format!("http://a.org/{}", "a".repeat(400 - 13));
+    assert_eq!(long.len(), 400);
+    d.create("long.txt", &format!("x {long} http://b.org/\n"));
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "300", "long.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "http://b.org/\n");
+    assert_eq!(
+        stderr(&o),
+        "uriscan: long.txt: warning: 1 candidate(s) longer than 300 bytes skipped\n"
+    );
+    let o = d.command().arg("long.txt").assert_exit(0);
+    assert_eq!(
+        (stdout(&o), stderr(&o)),
+        (format!("{long}\nhttp://b.org/\n"), String::new())
+    );
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "2048", "long.txt"])
+        .assert_exit(0);
+    assert_eq!(stderr(&o), "");
+    d.create(
+        "longer.txt",
+        &format!("x {long}{} http://b.org/\n", "a".repeat(2000)),
+    );
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "2048", "longer.txt"])
+        .assert_exit(0);
+    assert!(
+        stderr(&o).contains("longer than 2 KiB skipped"),
+        "{}",
+        stderr(&o)
+    );
+    let o = d
+        .command()
+        .args(["--max-candidate-len", "100", "long.txt"])
+        .assert_exit(2);
+    assert_eq!(
+        stderr(&o),
+        "uriscan: --max-candidate-len must be at least 256\n"
+    );
+}
+
+#[test]
+fn files_with_matches_names_each_input_with_a_uri_once_in_order() {
+    let d = Dir::new();
+    d.create("a.txt", SAMPLE);
+    d.create("none.txt", "no links here\n");
+    d.create("b.txt", "http://b.org/ and http://b.org/2\n");
+    d.create("bad.txt", "only http://example.com:8a/ here\n");
+    let o = d
+        .command()
+        .args(["-l", "b.txt", "none.txt", "a.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "b.txt\na.txt\n");
+    let o = d
+        .command()
+        .args(["--files-with-matches", "-0", "a.txt", "b.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "a.txt\0b.txt\0");
+    // An invalid candidate is not a URI, even when printed with --invalid.
+    let o = d
+        .command()
+        .args(["-l", "--invalid", "none.txt", "bad.txt"])
+        .assert_exit(1);
+    assert_eq!(stdout(&o), "");
+    let o = d
+        .command()
+        .args(["-l", "missing.txt", "a.txt"])
+        .assert_exit(2);
+    assert_eq!(stdout(&o), "a.txt\n");
+    assert_eq!(
+        stderr(&o),
+        "uriscan: missing.txt: no such file or directory\n"
+    );
+    // -u does not hide an input whose URIs all came before.
+    d.create("b2.txt", "http://b.org/\n");
+    let o = d
+        .command()
+        .args(["-l", "-u", "b.txt", "b2.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "b.txt\nb2.txt\n");
+    let o = d.command().arg("-l").stdin(SAMPLE).assert_exit(0);
+    assert_eq!(stdout(&o), "<stdin>\n");
+    let o = d
+        .command()
+        .args(["-l", "--color", "always", "b.txt"])
+        .assert_exit(0);
+    assert_eq!(stdout(&o), "\x1b[35mb.txt\x1b[0m\n");
+    for i in 0..30 {
+        let body = if i % 3 == 0 {
+            "nothing\n"
+        } else {
+            "http://x.org/\n"
+        };
+        d.create(format!("t/f{i:02}.txt"), body);
+    }
+    let want: String = (0..30)
+        .filter(|i| i % 3 != 0)
+        .map(|i| format!("t/f{i:02}.txt\n"))
+        .collect();
+    for j in ["-j1", "-j4"] {
+        assert_eq!(
+            stdout(&d.command().args([j, "-l", "t"]).assert_exit(0)),
+            want
+        );
+    }
+    let o = d.command().args(["-l", "--json", "a.txt"]).assert_exit(2);
+    assert_eq!(
+        stderr(&o),
+        "uriscan: --json and --files-with-matches cannot be used together\n"
+    );
+}
+
+#[test]
+fn quiet_prints_nothing_and_exits_by_what_was_found() {
+    let d = Dir::new();
+    d.create("a.txt", SAMPLE);
+    d.create("none.txt", "no links here\n");
+    let quiet = |args: &[&str], code| {
+        let o = d.command().arg("-q").args(args).assert_exit(code);
+        assert_eq!(stdout(&o), "", "{args:?}");
+        stderr(&o)
+    };
+    assert_eq!(quiet(&["a.txt"], 0), "");
+    assert_eq!(quiet(&["none.txt", "a.txt"], 0), "");
+    let o = d.command().args(["--quiet", "a.txt"]).assert_exit(0);
+    assert_eq!((stdout(&o), stderr(&o)), (String::new(), String::new()));
+    assert_eq!(quiet(&["none.txt"], 1), "");
+    let missing = "uriscan: missing.txt: no such file or directory\n";
+    assert_eq!(quiet(&["none.txt", "missing.txt"], 2), missing);
+    // As with grep, a URI found wins over an error met before it ...
+    assert_eq!(quiet(&["missing.txt", "a.txt"], 0), missing);
+    // ... and the run stops at the first URI: what follows is not read.
+    assert_eq!(quiet(&["a.txt", "missing.txt"], 0), "");
+    assert_eq!(quiet(&["-j4", "a.txt", "missing.txt"], 0), "");
+    // --stats asks for the whole run.
+    let err = quiet(&["--stats", "a.txt", "missing.txt"], 0);
+    assert!(err.starts_with(missing), "{err}");
+    assert!(
+        err.contains("1 files scanned, 0 binary skipped, 1 errors"),
+        "{err}"
+    );
+    let o = d.command().args(["-q", "-c", "a.txt"]).assert_exit(2);
+    assert_eq!(
+        stderr(&o),
+        "uriscan: --count and --quiet cannot be used together\n"
+    );
+}
+
+/// `-q` ends the run at the first URI: here stdin stays open after it (a
+/// `tail -f`), and the run must end without waiting for its end.
+#[test]
+fn quiet_stops_at_the_first_uri_without_reading_on() {
+    use std::io::Write;
+    let mut child = TestCommand::new().arg("-q").spawn();
+    let mut stdin = child.stdin.take().unwrap();
+    // More than the binary probe and a batch of records.
+    stdin
+        .write_all("see http://a.org/ here\n".repeat(2000).as_bytes())
+        .unwrap();
+    stdin.flush().unwrap();
+    let t = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            t.elapsed() < std::time::Duration::from_secs(20),
+            "-q still reading after a URI"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    drop(stdin);
+    let o = common::wait_bounded(child, "-q");
+    assert_eq!((o.status.code(), stdout(&o)), (Some(0), String::new()));
+}
+
+/// With no PATH and a terminal on stdin, the current directory is scanned
+/// (as ripgrep does), its paths printed without `./`; uriscan used to wait
+/// silently for text typed in. `script` gives the run a pseudo-terminal.
+#[cfg(target_os = "linux")]
+#[test]
+fn no_path_and_a_terminal_scans_the_current_directory() {
+    let d = Dir::new();
+    d.create("a.txt", "http://a.org/\n");
+    d.create("sub/b.txt", "see <http://b.org/x>\n");
+    let has_script = Command::new("script")
+        .args(["-qec", "true", "/dev/null"])
+        .status()
+        .is_ok_and(|s| s.success());
+    if !has_script {
+        eprintln!("note: script (util-linux) unavailable; skipping");
+        return;
+    }
+    let o = d
+        .command_via(&[
+            "sh",
+            "-c",
+            "exec script -qec \"'$0' --color never\" /dev/null",
+        ])
+        .assert_exit(0);
+    assert_eq!(
+        stdout(&o).replace("\r\n", "\n"),
+        "a.txt:http://a.org/\nsub/b.txt:http://b.org/x\n"
+    );
+    // Named, `.` keeps its `./`.
+    let o = d.command().arg(".").assert_exit(0);
+    assert_eq!(
+        stdout(&o),
+        "./a.txt:http://a.org/\n./sub/b.txt:http://b.org/x\n"
+    );
+}
+
+/// With no PATH, stdin that is a pipe or a file is read, not the directory.
+#[test]
+fn no_path_and_piped_stdin_reads_stdin() {
+    let d = Dir::new();
+    d.create("a.txt", "http://a.org/\n");
+    let o = d.command().stdin("see http://piped.org/\n").assert_exit(0);
+    assert_eq!(stdout(&o), "http://piped.org/\n");
+    let o = d.command().run();
+    assert_eq!((o.status.code(), stdout(&o)), (Some(1), String::new()));
+}
+
+/// `generate man` gives one self-contained page: its SUBCOMMANDS section
+/// describes each subcommand (usage, what it does, its arguments) instead
+/// of pointing to `uriscan-parse(1)` and other pages nothing generates.
+#[test]
+fn man_page_describes_its_subcommands_itself() {
+    let d = Dir::new();
+    let page = stdout(&d.command().args(["generate", "man"]).assert_exit(0));
+    assert!(!page.contains("uriscan\\-"), "a reference to another page");
+    for section in [
+        "SYNOPSIS",
+        "OPTIONS",
+        "SUBCOMMANDS",
+        "EXAMPLES",
+        "\"EXIT STATUS\"",
+    ] {
+        let heading = format!("\n.SH {section}\n");
+        assert!(page.contains(&heading), "no {section} section");
+    }
+    for (usage, about) in [
+        ("\\fBuriscan parse\\fR [URI]...", "Parse URI references"),
+        (
+            "\\fBuriscan resolve\\fR <BASE> [REF]...",
+            "Resolve references against a base URI",
+        ),
+        (
+            "\\fBuriscan normalize\\fR [URI]...",
+            "Print the normalized form of each URI",
+        ),
+        (
+            "\\fBuriscan generate\\fR <WHAT>",
+            "Print a shell completion script or the man page",
+        ),
+    ] {
+        let at = page
+            .find(&format!(".TP\n{usage}\n{about}"))
+            .unwrap_or_else(|| panic!("{usage}"));
+        assert!(at > page.find(".SH SUBCOMMANDS").unwrap());
+    }
+    assert!(
+        page.contains("\\fIWHAT\\fR\nWhat to generate: man, bash, zsh, fish, elvish, powershell.")
+    );
+    assert!(
+        page.contains("\\fBuriscan\\fR resolve <BASE> [REF]...\n"),
+        "synopsis"
+    );
+    // groff, where it is installed, reads the page without a warning.
+    let groff = Command::new("groff")
+        .args(["-man", "-ww", "-z"])
+        .stdin(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn();
+    if let Ok(mut groff) = groff {
+        use std::io::Write;
+        groff
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(page.as_bytes())
+            .unwrap();
+        let o = groff.wait_with_output().unwrap();
+        assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
+    }
 }

@@ -5,8 +5,11 @@
 //!
 //! The plain cases (a missing file, an unreadable file for a non-root user,
 //! a FIFO in a tree, `head -1`, `/dev/full` with one line) are in
-//! `tests/cli.rs`; these go further.
+//! `tests/cli.rs`; these go further. Every run of the binary goes through
+//! `common::TestCommand`, which fails a run that hangs or panics.
 #![cfg(feature = "cli")]
+
+mod common;
 
 #[allow(dead_code)]
 #[path = "../examples/hostile/gen.rs"]
@@ -15,83 +18,11 @@ mod gen;
 use std::fs;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, ExitStatus, Output, Stdio};
+use std::process::{Command, ExitStatus};
 use std::time::{Duration, Instant};
 
+use common::{assert_no_panic, stderr, stdout, wait_bounded, Dir, TestCommand};
 use uriscan::{Found, Scanner};
-
-/// Nothing here should take long; a run that does is hung.
-const HANG: Duration = Duration::from_secs(30);
-
-fn uriscan() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_uriscan"));
-    cmd.env_remove("NO_COLOR").stdin(Stdio::null());
-    cmd
-}
-
-/// Waits for `child` while draining its pipes, killing it and failing the
-/// test after [`HANG`].
-fn wait_bounded(mut child: Child, what: &str) -> Output {
-    fn drain<R: Read + Send + 'static>(pipe: Option<R>) -> std::thread::JoinHandle<Vec<u8>> {
-        std::thread::spawn(move || {
-            let mut buf = Vec::new();
-            if let Some(mut p) = pipe {
-                let _ = p.read_to_end(&mut buf);
-            }
-            buf
-        })
-    }
-    let out = drain(child.stdout.take());
-    let err = drain(child.stderr.take());
-    let t = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if t.elapsed() > HANG {
-            child.kill().unwrap();
-            panic!("{what}: still running after {HANG:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
-    Output {
-        status,
-        stdout: out.join().unwrap(),
-        stderr: err.join().unwrap(),
-    }
-}
-
-fn run(cmd: &mut Command, what: &str) -> Output {
-    let child = cmd
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    wait_bounded(child, what)
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-/// Fails on any sign of a panic or a crash in `o`.
-fn assert_no_panic(o: &Output) {
-    let err = text(&o.stderr);
-    assert!(
-        !err.contains("panicked") && !err.contains("RUST_BACKTRACE"),
-        "{err}"
-    );
-    assert!(
-        o.status.code().is_some(),
-        "killed by a signal: {:?}",
-        o.status
-    );
-}
-
-fn write(path: &Path, contents: impl AsRef<[u8]>) {
-    fs::create_dir_all(path.parent().unwrap()).unwrap();
-    fs::write(path, contents).unwrap();
-}
 
 #[cfg(unix)]
 fn mkfifo(path: &Path) -> bool {
@@ -226,12 +157,12 @@ fn a_sink_can_stop_the_scan_or_fail_it() {
 #[test]
 fn unreadable_file_is_reported_and_the_run_goes_on() {
     use std::os::unix::fs::PermissionsExt;
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("tree");
-    write(&dir.join("a.txt"), "http://a.example/\n");
-    write(&dir.join("b.txt"), "http://b.example/\n");
-    write(&dir.join("c.txt"), "http://c.example/\n");
-    for p in [tmp.path(), &dir] {
+    let d = Dir::new();
+    let dir = d.create_dir("tree");
+    d.create("tree/a.txt", "http://a.example/\n");
+    d.create("tree/b.txt", "http://b.example/\n");
+    d.create("tree/c.txt", "http://c.example/\n");
+    for p in [d.path(), &dir] {
         fs::set_permissions(p, fs::Permissions::from_mode(0o755)).unwrap();
     }
     for f in ["a.txt", "c.txt"] {
@@ -250,22 +181,21 @@ fn unreadable_file_is_reported_and_the_run_goes_on() {
     }
     for j in ["-j1", "-j2"] {
         let mut cmd = if as_nobody {
-            let mut cmd = Command::new("setpriv");
-            cmd.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-                .arg(env!("CARGO_BIN_EXE_uriscan"))
-                .stdin(Stdio::null());
-            cmd
+            d.command_via(&[
+                "setpriv",
+                "--reuid=65534",
+                "--regid=65534",
+                "--clear-groups",
+            ])
         } else {
-            uriscan()
+            d.command()
         };
-        let o = run(cmd.args([j, "tree"]).current_dir(tmp.path()), "unreadable");
-        assert_no_panic(&o);
-        assert_eq!(o.status.code(), Some(2));
+        let o = cmd.args([j, "tree"]).assert_exit(2);
         assert_eq!(
-            text(&o.stdout),
+            stdout(&o),
             "tree/a.txt:http://a.example/\ntree/c.txt:http://c.example/\n"
         );
-        assert_eq!(text(&o.stderr), "uriscan: tree/b.txt: permission denied\n");
+        assert_eq!(stderr(&o), "uriscan: tree/b.txt: permission denied\n");
     }
 }
 
@@ -274,22 +204,15 @@ fn unreadable_file_is_reported_and_the_run_goes_on() {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_read_error_is_reported_and_the_run_goes_on() {
-    let tmp = tempfile::tempdir().unwrap();
-    write(&tmp.path().join("z.txt"), "http://z.example/\n");
+    let d = Dir::new();
+    d.create("z.txt", "http://z.example/\n");
     for j in ["-j1", "-j2"] {
-        let o = run(
-            uriscan()
-                .args([j, "/proc/self/mem", "z.txt"])
-                .current_dir(tmp.path()),
-            "eio",
-        );
-        assert_no_panic(&o);
-        assert_eq!(o.status.code(), Some(2));
-        assert_eq!(text(&o.stdout), "z.txt:http://z.example/\n");
-        assert_eq!(
-            text(&o.stderr),
-            "uriscan: /proc/self/mem: input/output error\n"
-        );
+        let o = d
+            .command()
+            .args([j, "/proc/self/mem", "z.txt"])
+            .assert_exit(2);
+        assert_eq!(stdout(&o), "z.txt:http://z.example/\n");
+        assert_eq!(stderr(&o), "uriscan: /proc/self/mem: input/output error\n");
     }
 }
 
@@ -298,28 +221,22 @@ fn a_read_error_is_reported_and_the_run_goes_on() {
 /// half-printed, never a panic.
 #[test]
 fn files_vanishing_during_the_run() {
-    let tmp = tempfile::tempdir().unwrap();
+    let d = Dir::new();
     let n = 3000;
     for i in 0..n {
-        write(
-            &tmp.path().join(format!("t/{:02}/f{i:05}.txt", i % 50)),
-            format!("x http://h.example/{i} y\n"),
+        d.create(
+            format!("t/{:02}/f{i:05}.txt", i % 50),
+            &format!("x http://h.example/{i} y\n"),
         );
     }
-    let child = uriscan()
-        .args(["-j2", "t"])
-        .current_dir(tmp.path())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = d.command().args(["-j2", "t"]).spawn();
     for i in (0..n).rev().step_by(2) {
-        let _ = fs::remove_file(tmp.path().join(format!("t/{:02}/f{i:05}.txt", i % 50)));
+        let _ = fs::remove_file(d.path().join(format!("t/{:02}/f{i:05}.txt", i % 50)));
     }
     let o = wait_bounded(child, "vanishing");
     assert_no_panic(&o);
-    let out = text(&o.stdout);
-    let err = text(&o.stderr);
+    let out = stdout(&o);
+    let err = stderr(&o);
     let mut printed = std::collections::HashSet::new();
     for line in out.lines() {
         let (path, uri) = line.split_once(':').unwrap();
@@ -359,40 +276,34 @@ fn files_vanishing_during_the_run() {
 #[test]
 fn symlink_loops_end_and_are_reported() {
     use std::os::unix::fs::symlink;
-    let tmp = tempfile::tempdir().unwrap();
-    let t = tmp.path();
-    write(&t.join("tree/a.txt"), "http://a.example/\n");
+    let d = Dir::new();
+    let t = d.path();
+    d.create("tree/a.txt", "http://a.example/\n");
     symlink(".", t.join("tree/up")).unwrap(); // tree/up -> tree: a loop
     symlink("self", t.join("self")).unwrap(); // self -> self
 
     // Not following links (the default): the loop is not entered at all.
-    let o = run(uriscan().arg("tree").current_dir(t), "loop, no -L");
-    assert_no_panic(&o);
+    let o = d.command().arg("tree").run();
     assert_eq!(
-        (o.status.code(), text(&o.stdout)),
+        (o.status.code(), stdout(&o)),
         (Some(0), "tree/a.txt:http://a.example/\n".into())
     );
 
     // Following links: the loop is reported, once.
-    let o = run(uriscan().args(["-L", "tree"]).current_dir(t), "loop, -L");
-    assert_no_panic(&o);
+    let o = d.command().args(["-L", "tree"]).run();
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(text(&o.stdout), "tree/a.txt:http://a.example/\n");
+    assert_eq!(stdout(&o), "tree/a.txt:http://a.example/\n");
     assert_eq!(
-        text(&o.stderr),
+        stderr(&o),
         "uriscan: tree/up: symbolic link loop (to tree)\n"
     );
 
     // A link to itself, named on the command line.
-    let o = run(
-        uriscan().args(["self", "tree/a.txt"]).current_dir(t),
-        "self loop",
-    );
-    assert_no_panic(&o);
+    let o = d.command().args(["self", "tree/a.txt"]).run();
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(text(&o.stdout), "tree/a.txt:http://a.example/\n");
+    assert_eq!(stdout(&o), "tree/a.txt:http://a.example/\n");
     assert_eq!(
-        text(&o.stderr),
+        stderr(&o),
         "uriscan: self: too many levels of symbolic links\n"
     );
 }
@@ -404,19 +315,15 @@ fn symlink_loops_end_and_are_reported() {
 #[cfg(unix)]
 #[test]
 fn r6_dangling_symlink_message_is_clean() {
-    let tmp = tempfile::tempdir().unwrap();
-    let t = tmp.path();
-    write(&t.join("tree/a.txt"), "http://a.example/\n");
+    let d = Dir::new();
+    let t = d.path();
+    d.create("tree/a.txt", "http://a.example/\n");
     std::os::unix::fs::symlink("missing", t.join("tree/dangling")).unwrap();
-    let o = run(
-        uriscan().args(["-L", "tree"]).current_dir(t),
-        "dangling, -L",
-    );
-    assert_no_panic(&o);
+    let o = d.command().args(["-L", "tree"]).run();
     assert_eq!(o.status.code(), Some(2));
-    assert_eq!(text(&o.stdout), "tree/a.txt:http://a.example/\n");
+    assert_eq!(stdout(&o), "tree/a.txt:http://a.example/\n");
     assert_eq!(
-        text(&o.stderr),
+        stderr(&o),
         "uriscan: tree/dangling: no such file or directory\n"
     );
 }
@@ -428,9 +335,9 @@ fn r6_dangling_symlink_message_is_clean() {
 #[test]
 fn fifos_and_devices() {
     use std::os::unix::fs::symlink;
-    let tmp = tempfile::tempdir().unwrap();
-    let t = tmp.path();
-    write(&t.join("tree/a.txt"), "http://a.example/\n");
+    let d = Dir::new();
+    let t = d.path();
+    d.create("tree/a.txt", "http://a.example/\n");
     if !mkfifo(&t.join("tree/pipe")) || !mkfifo(&t.join("given")) {
         eprintln!("note: mkfifo unavailable; skipping");
         return;
@@ -438,17 +345,9 @@ fn fifos_and_devices() {
     symlink("/dev/zero", t.join("tree/zero")).unwrap();
     symlink("/dev/null", t.join("tree/null")).unwrap();
     for args in [&["tree"][..], &["-L", "tree"], &["-L", "-a", "-j2", "tree"]] {
-        let o = run(
-            uriscan().args(args).current_dir(t),
-            "walk with a FIFO and devices",
-        );
-        assert_no_panic(&o);
-        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", text(&o.stderr));
-        assert_eq!(
-            text(&o.stdout),
-            "tree/a.txt:http://a.example/\n",
-            "{args:?}"
-        );
+        let o = d.command().args(args).run();
+        assert_eq!(o.status.code(), Some(0), "{args:?}: {}", stderr(&o));
+        assert_eq!(stdout(&o), "tree/a.txt:http://a.example/\n", "{args:?}");
     }
 
     // Named on the command line: read.
@@ -458,20 +357,15 @@ fn fifos_and_devices() {
         f.write_all(b"through a pipe: https://fifo.example/ok\n")
             .unwrap();
     });
-    let o = run(
-        uriscan().arg("given").current_dir(t),
-        "FIFO on the command line",
-    );
+    let o = d.command().arg("given").run();
     writer.join().unwrap();
     assert_eq!(
-        (o.status.code(), text(&o.stdout)),
+        (o.status.code(), stdout(&o)),
         (Some(0), "https://fifo.example/ok\n".into())
     );
 
     // `/dev/zero` named on the command line is binary (NULs) and skipped.
-    let o = run(uriscan().arg("/dev/zero"), "/dev/zero");
-    assert_no_panic(&o);
-    assert_eq!(o.status.code(), Some(1));
+    d.command().arg("/dev/zero").assert_exit(1);
 }
 
 /// Names that are not UTF-8 are printed as their bytes; in JSON they become
@@ -481,28 +375,17 @@ fn fifos_and_devices() {
 fn paths_that_are_not_utf8() {
     use std::ffi::OsStr;
     use std::os::unix::ffi::OsStrExt;
-    let tmp = tempfile::tempdir().unwrap();
+    let d = Dir::new();
     let name = OsStr::from_bytes(b"caf\xe9-\xff\xfe.txt");
-    write(
-        &tmp.path().join("t").join(name),
-        "see http://latin1.example/\n",
-    );
-    write(&tmp.path().join("t/ok.txt"), "http://ok.example/\n");
+    d.create(Path::new("t").join(name), "see http://latin1.example/\n");
+    d.create("t/ok.txt", "http://ok.example/\n");
 
-    let o = run(
-        uriscan().arg("t").current_dir(tmp.path()),
-        "non-UTF-8 plain",
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let o = d.command().arg("t").assert_exit(0);
     let mut want = b"t/caf\xe9-\xff\xfe.txt:http://latin1.example/\n".to_vec();
     want.extend_from_slice(b"t/ok.txt:http://ok.example/\n");
     assert_eq!(o.stdout, want);
 
-    let o = run(
-        uriscan().args(["--json", "t"]).current_dir(tmp.path()),
-        "non-UTF-8 JSON",
-    );
-    assert_eq!(o.status.code(), Some(0));
+    let o = d.command().args(["--json", "t"]).assert_exit(0);
     let lines: Vec<serde_json::Value> = o
         .stdout
         .split(|&b| b == b'\n')
@@ -541,12 +424,12 @@ fn base64_decode(s: &str) -> Vec<u8> {
 #[cfg(target_os = "linux")]
 #[test]
 fn full_disk_on_stdout() {
-    let tmp = tempfile::tempdir().unwrap();
+    let d = Dir::new();
     for i in 0..8 {
         let body: String = (0..20_000)
             .map(|j| format!("http://f{i}.example/{j}\n"))
             .collect();
-        write(&tmp.path().join(format!("t/{i}.txt")), body);
+        d.create(format!("t/{i}.txt"), &body);
     }
     let runs: [&[&str]; 5] = [
         &["t/0.txt"],
@@ -557,17 +440,8 @@ fn full_disk_on_stdout() {
     ];
     for args in runs {
         let full = fs::File::create("/dev/full").unwrap();
-        let child = uriscan()
-            .args(args)
-            .current_dir(tmp.path())
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let o = wait_bounded(child, "/dev/full");
-        assert_no_panic(&o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
-        let err = text(&o.stderr);
+        let o = d.command().args(args).stdout_to(full).assert_exit(2);
+        let err = stderr(&o);
         assert_eq!(
             err, "uriscan: write error: no space left on device\n",
             "{args:?}"
@@ -588,17 +462,9 @@ fn r6_full_disk_message_for_subcommands() {
     ];
     for args in runs {
         let full = fs::File::create("/dev/full").unwrap();
-        let child = uriscan()
-            .args(args)
-            .stdout(full)
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let o = wait_bounded(child, "/dev/full");
-        assert_no_panic(&o);
-        assert_eq!(o.status.code(), Some(2), "{args:?}");
+        let o = TestCommand::new().args(args).stdout_to(full).assert_exit(2);
         assert_eq!(
-            text(&o.stderr),
+            stderr(&o),
             "uriscan: write error: no space left on device\n",
             "{args:?}"
         );
@@ -609,12 +475,12 @@ fn r6_full_disk_message_for_subcommands() {
 /// with several threads: a quiet exit 0.
 #[test]
 fn closed_pipe_in_parallel_runs() {
-    let tmp = tempfile::tempdir().unwrap();
+    let d = Dir::new();
     for i in 0..6 {
         let body: String = (0..50_000)
             .map(|j| format!("<http://p{i}.example/{j}>\n"))
             .collect();
-        write(&tmp.path().join(format!("t/{i}.txt")), body);
+        d.create(format!("t/{i}.txt"), &body);
     }
     let runs: [&[&str]; 4] = [
         &["-j2", "t"],
@@ -623,13 +489,7 @@ fn closed_pipe_in_parallel_runs() {
         &["-j2", "-0", "t"],
     ];
     for args in runs {
-        let mut child = uriscan()
-            .args(args)
-            .current_dir(tmp.path())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = d.command().args(args).spawn();
         let mut first = [0u8; 64];
         child
             .stdout
@@ -639,7 +499,7 @@ fn closed_pipe_in_parallel_runs() {
             .unwrap();
         drop(child.stdout.take());
         let o = wait_bounded(child, "closed pipe");
-        assert_eq!(text(&o.stderr), "", "{args:?}: no panic, no message");
+        assert_eq!(stderr(&o), "", "{args:?}: no panic, no message");
         assert_eq!(o.status.code(), Some(0), "{args:?}");
     }
 }
@@ -650,13 +510,7 @@ fn closed_pipe_in_parallel_runs() {
 #[test]
 fn sigint_during_a_large_run() {
     use std::os::unix::process::ExitStatusExt;
-    let mut child = uriscan()
-        .args(["-a", "-c"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = TestCommand::new().args(["-a", "-c"]).spawn();
     let mut stdin = child.stdin.take().unwrap();
     let feeder = std::thread::spawn(move || {
         let case = &gen::cases(100.0)[9]; // 10 GB of tiny URIs: never ends first
@@ -682,7 +536,7 @@ fn sigint_during_a_large_run() {
         status.signal() == Some(2) || status.code() == Some(130),
         "{status:?}"
     );
-    assert!(!text(&o.stderr).contains("panicked"), "{}", text(&o.stderr));
+    assert!(!stderr(&o).contains("panicked"), "{}", stderr(&o));
 }
 
 /// Thousands of small files, with few file descriptors allowed: every URI
@@ -690,37 +544,25 @@ fn sigint_during_a_large_run() {
 #[cfg(unix)]
 #[test]
 fn thousands_of_small_files() {
-    let tmp = tempfile::tempdir().unwrap();
+    let d = Dir::new();
     let n = 5000;
     let mut want = Vec::new();
     for i in 0..n {
         let path = format!("t/d{:02}/f{i:05}.txt", i % 40);
-        write(
-            &tmp.path().join(&path),
-            format!("Subject: {i}\n\n<https://s.example/{i}>\n"),
-        );
+        d.create(&path, &format!("Subject: {i}\n\n<https://s.example/{i}>\n"));
         want.push(format!("{path}:3:2:https://s.example/{i}"));
     }
     want.sort();
-    let bin = env!("CARGO_BIN_EXE_uriscan");
     let mut outputs = Vec::new();
-    for j in ["1", "2", "8"] {
+    for j in ["-j1", "-j2", "-j8"] {
         // `ulimit -n 64`: a leaked descriptor per file would fail fast.
-        let script = format!("ulimit -n 64 && exec '{bin}' -j{j} -n --column t");
-        let o = run(
-            Command::new("sh")
-                .args(["-c", &script])
-                .current_dir(tmp.path()),
-            "many files",
-        );
-        assert_no_panic(&o);
-        assert_eq!(
-            (o.status.code(), text(&o.stderr)),
-            (Some(0), String::new()),
-            "-j{j}"
-        );
-        let got: Vec<String> = text(&o.stdout).lines().map(String::from).collect();
-        assert_eq!(got, want, "-j{j}");
+        let o = d
+            .command_via(&["sh", "-c", "ulimit -n 64 && exec \"$0\" \"$@\""])
+            .args([j, "-n", "--column", "t"])
+            .assert_exit(0);
+        assert_eq!(stderr(&o), "", "{j}");
+        let got: Vec<String> = stdout(&o).lines().map(String::from).collect();
+        assert_eq!(got, want, "{j}");
         outputs.push(o.stdout);
     }
     assert!(outputs.windows(2).all(|w| w[0] == w[1]));
@@ -741,8 +583,8 @@ fn peak_rss_kb(pid: u32) -> Option<u64> {
 #[cfg(target_os = "linux")]
 #[test]
 fn r6_parallel_output_memory_is_bounded_behind_a_slow_input() {
-    let tmp = tempfile::tempdir().unwrap();
-    let t = tmp.path();
+    let d = Dir::new();
+    let t = d.path();
     if !mkfifo(&t.join("slow")) {
         eprintln!("note: mkfifo unavailable; skipping");
         return;
@@ -756,13 +598,7 @@ fn r6_parallel_output_memory_is_bounded_behind_a_slow_input() {
         fs::write(&p, &body).unwrap();
         paths.push(p);
     }
-    let child = uriscan()
-        .args(["-j2", "-c"])
-        .args(&paths)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let child = TestCommand::new().args(["-j2", "-c"]).args(&paths).spawn();
     let pid = child.id();
     // Let the second thread work through the big files while the first
     // waits on the FIFO.

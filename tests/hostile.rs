@@ -9,6 +9,8 @@
 //! quadratic behaviour; `benches/hostile.sh` measures real speed.
 #![cfg(all(feature = "cli", feature = "mail"))]
 
+mod common;
+
 #[allow(dead_code)]
 #[path = "../fuzz/src/lib.rs"]
 mod checks;
@@ -20,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use common::{wait_bounded, TestCommand};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use uriscan::{Found, Scanner};
@@ -334,17 +337,10 @@ fn peak_rss_of(pid: u32) -> Option<u64> {
 #[test]
 fn hostile_inputs_through_the_binary() {
     use std::io::Write;
-    use std::process::Stdio;
     let mut failures = Vec::new();
     for case in gen::cases(scale()) {
         let t = Instant::now();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-            .args(["-a", "-c"])
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
+        let mut child = TestCommand::new().args(["-a", "-c"]).spawn();
         let mut stdin = child.stdin.take().unwrap();
         std::io::copy(&mut case.reader(), &mut stdin).unwrap();
         stdin.flush().unwrap();
@@ -352,7 +348,7 @@ fn hostile_inputs_through_the_binary() {
         std::thread::sleep(Duration::from_millis(50));
         let rss = peak_rss_of(child.id()).unwrap_or(0);
         drop(stdin);
-        let out = child.wait_with_output().unwrap();
+        let out = wait_bounded(child, case.name);
         let secs = t.elapsed().as_secs_f64();
         let count: u64 = String::from_utf8_lossy(&out.stdout)
             .trim()
@@ -456,14 +452,7 @@ fn r6_dropped_hyphen_reading_drops_it_and_ends_its_span() {
 #[test]
 fn r6_one_huge_mail_message_keeps_memory_flat() {
     use std::io::Write;
-    use std::process::Stdio;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-        .arg("-c")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child = TestCommand::new().arg("-c").spawn();
     let mut stdin = child.stdin.take().unwrap();
     let head = "From a@example.org Mon Jan  1 00:00:00 2024\nFrom: a@example.org\n\
                 Subject: big\nContent-Type: text/plain\n\n";
@@ -489,7 +478,7 @@ fn r6_one_huge_mail_message_keeps_memory_flat() {
         rss = rss.max(peak_rss_of(child.id()).unwrap_or(0));
         std::thread::sleep(Duration::from_millis(5));
     }
-    let out = child.wait_with_output().unwrap();
+    let out = wait_bounded(child, "one huge message");
     assert_eq!(
         out.status.code(),
         Some(0),

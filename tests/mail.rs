@@ -6,19 +6,23 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::Command;
 
-use uriscan::mail::{self, MailFound};
-use uriscan::Scanner;
+use common::{stdout, Dir, TestCommand};
+use uriscan::mail;
+use uriscan::{Found, Scanner};
 
+/// What mail mode finds in `bytes`, a line each: the file line and column
+/// where the URI was written, its part, the URI.
 fn scan(bytes: &[u8]) -> Vec<String> {
     let mut lines = Vec::new();
-    mail::scan_mail(&Scanner::new(), bytes, &mut |f: &MailFound<'_>| {
+    mail::scan_mail(&Scanner::new(), bytes, |f: &Found<'_>| {
+        let part = f.message().expect("found in a message").part();
         lines.push(format!(
-            "{} {} {}",
-            f.message_line,
-            f.part,
-            f.found.as_str()
+            "{}:{} {} {}",
+            f.line(),
+            f.column(),
+            part,
+            f.as_str()
         ));
         Ok(true)
     })
@@ -70,7 +74,7 @@ fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     .unwrap();
     assert!(scan(&b64)
         .iter()
-        .any(|u| u == "1 text/plain https://files.ettus.com/manual/page_devices.html"));
+        .any(|u| u == "98:69 text/plain https://files.ettus.com/manual/page_devices.html"));
     assert_eq!(
         Scanner::new()
             .find_iter(&b64)
@@ -113,10 +117,6 @@ const DECODED_TEXT_ARTIFACTS: &[(&str, &str)] = &[
     (
         "spamassassin/spam-2/00984.9521bd4c46b37f795efb665266cf5ab5",
         "http://www.digitalmortgage.cc/unsubscribe?email=3Djm@netnoteinc.com",
-    ),
-    (
-        "spamassassin/spam-2/01304.114140cd4c51e9795559b974964aa043",
-        "http://www.macromedia.com/shockwave/download/index.cgi?P1_Prod_Version=3D=",
     ),
 ];
 
@@ -163,14 +163,13 @@ fn corpus_mail_has_no_quoted_printable_artifacts() {
 
 #[test]
 fn cli_reads_mail_by_content_and_reports_message_fields() {
-    let bin = env!("CARGO_BIN_EXE_uriscan");
     let qp = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/fixtures/mail/quoted-printable.eml"
     );
-    let out = Command::new(bin).args(["--json", qp]).output().unwrap();
-    let rows: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
+    let rows: Vec<serde_json::Value> = TestCommand::new()
+        .args(["--json", qp])
+        .stdout()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -178,19 +177,30 @@ fn cli_reads_mail_by_content_and_reports_message_fields() {
         .iter()
         .find(|r| r["part"] == "text/plain")
         .expect("a text/plain URI");
+    // `line` and `column` are where the URI was written in the file (here
+    // quoted-printable, cut by a soft break), the message's start apart.
     assert_eq!(body["message_line"], 1);
-    assert_eq!(body["line"], 1);
+    assert_eq!((&body["line"], &body["column"]), (&89.into(), &1.into()));
+    let file = fs::read_to_string(qp).unwrap();
+    let (start, end) = (
+        body["start"].as_u64().unwrap(),
+        body["end"].as_u64().unwrap(),
+    );
+    let written = &file[start as usize..end as usize];
+    assert!(file.lines().nth(88).unwrap().starts_with(&written[..30]));
+    assert_eq!(
+        written.replace("=\n", "").replace("=3D", "="),
+        body["uri"].as_str().unwrap()
+    );
     assert!(body["message_id"]
         .as_str()
         .is_some_and(|id| !id.is_empty() && !id.starts_with('<')));
     assert!(rows.iter().any(|r| r["part"]
         .as_str()
         .is_some_and(|p| p.starts_with("header:List-"))));
-    let out = Command::new(bin)
+    let raw = TestCommand::new()
         .args(["--no-mail", "--json", qp])
-        .output()
-        .unwrap();
-    let raw = String::from_utf8(out.stdout).unwrap();
+        .stdout();
     assert!(!raw.contains("\"part\""));
     assert!(raw.contains("/thread/3="));
 }
@@ -233,24 +243,19 @@ fn generated_mbox(n: usize) -> (Vec<u8>, Vec<String>) {
 /// over several groups of messages, from a file and from stdin.
 #[test]
 fn cli_scans_the_messages_of_one_mbox_in_parallel_in_file_order() {
-    let bin = env!("CARGO_BIN_EXE_uriscan");
     let (mbox, want) = generated_mbox(5000);
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("big.mbox");
-    fs::write(&path, &mbox).unwrap();
+    let d = Dir::new();
+    let path = d.create_bytes("big.mbox", &mbox);
     let run = |args: &[&str], stdin: bool| {
-        let mut cmd = Command::new(bin);
+        let mut cmd = TestCommand::new();
         cmd.args(args);
         if stdin {
-            cmd.stdin(fs::File::open(&path).unwrap());
+            cmd.stdin(&mbox[..]);
         } else {
             cmd.arg(&path);
         }
-        let out = cmd.output().unwrap();
-        (
-            String::from_utf8(out.stdout).unwrap(),
-            String::from_utf8(out.stderr).unwrap(),
-        )
+        let out = cmd.run();
+        (stdout(&out), String::from_utf8(out.stderr).unwrap())
     };
     let (one, one_warnings) = run(&["-j1"], false);
     assert_eq!(one.lines().collect::<Vec<_>>(), want);
@@ -271,25 +276,17 @@ fn cli_scans_the_messages_of_one_mbox_in_parallel_in_file_order() {
 /// input that does not look like it.
 #[test]
 fn cli_unique_across_alternatives_and_forced_modes() {
-    let bin = env!("CARGO_BIN_EXE_uriscan");
-    let dir = tempfile::tempdir().unwrap();
-    let alt = dir.path().join("alt.eml");
-    fs::write(
-        &alt,
+    let d = Dir::new();
+    let alt = d.create(
+        "alt.eml",
         "From: a@example.org\nSubject: s\nContent-Type: multipart/alternative; boundary=B\n\n--B\nContent-Type: text/plain\n\nhttps://example.org/page\n--B\nContent-Type: text/html\n\n<a href=\"https://example.org/page\">page</a>\n--B--\n",
-    )
-    .unwrap();
+    );
     // One usual header field only: not recognized as mail by content.
-    let bare = dir.path().join("bare.txt");
-    fs::write(
-        &bare,
+    let bare = d.create(
+        "bare.txt",
         "Content-Transfer-Encoding: quoted-printable\n\n<https://example.org/a?b=3D1&c=\n=3D2>\n",
-    )
-    .unwrap();
-    let run = |args: &[&str], path: &Path| {
-        let out = Command::new(bin).args(args).arg(path).output().unwrap();
-        String::from_utf8(out.stdout).unwrap()
-    };
+    );
+    let run = |args: &[&str], path: &Path| TestCommand::new().args(args).arg(path).stdout();
     let parts: Vec<String> = run(&["--json"], &alt)
         .lines()
         .map(|l| {
@@ -311,4 +308,171 @@ fn cli_unique_across_alternatives_and_forced_modes() {
     assert_eq!(run(&["-u"], &alt), "https://example.org/page\n");
     assert_eq!(run(&[], &bare), "https://example.org/a?b=3D1&c==3D2\n");
     assert_eq!(run(&["--mail"], &bare), "https://example.org/a?b=1&c=2\n");
+}
+
+/// Returns true if and only if `written`, the bytes of the file that mail
+/// mode says a URI came from, holds `uri` as it was encoded: once
+/// quoted-printable soft breaks, `=XX` escapes, character references,
+/// line breaks and quote prefixes are undone, it starts and ends as the
+/// URI does and holds its bytes in order; or, for base64, its groups
+/// decode to text that holds the URI.
+fn written_holds(written: &[u8], uri: &str) -> bool {
+    let uri = uri.as_bytes();
+    let holds = |text: &[u8]| {
+        let mut rest = text.iter();
+        text.first() == uri.first()
+            && text.last() == uri.last()
+            && uri.iter().all(|b| rest.any(|c| c == b))
+    };
+    written == uri
+        || holds(&references_undone(written))
+        || holds(&references_undone(&quoted_printable_undone(written)))
+        || references_undone(&base64_decode(written))
+            .windows(uri.len())
+            .any(|w| w == uri)
+}
+
+/// `written` with quoted-printable soft breaks and `=XX` escapes undone.
+fn quoted_printable_undone(written: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| (b as char).to_digit(16);
+    let mut sent = Vec::new();
+    let mut i = 0;
+    while i < written.len() {
+        match &written[i..] {
+            [b'=', b'\r', b'\n', ..] => i += 3,
+            [b'=', b'\n', ..] => i += 2,
+            [b'=', a, b, ..] if hex(*a).is_some() && hex(*b).is_some() => {
+                sent.push((hex(*a).unwrap() * 16 + hex(*b).unwrap()) as u8);
+                i += 3;
+            }
+            [b, ..] => {
+                sent.push(*b);
+                i += 1;
+            }
+            [] => unreachable!(),
+        }
+    }
+    sent
+}
+
+/// `sent` with `&amp;` and numeric character references undone, and
+/// without line breaks, blanks and quote prefixes.
+fn references_undone(sent: &[u8]) -> Vec<u8> {
+    let mut text = Vec::new();
+    let mut i = 0;
+    while i < sent.len() {
+        match &sent[i..] {
+            [b'&', b'a', b'm', b'p', b';', ..] => {
+                text.push(b'&');
+                i += 5;
+            }
+            [b'&', b'#', rest @ ..] if rest.contains(&b';') => {
+                let semi = rest.iter().position(|&b| b == b';').unwrap();
+                let number = std::str::from_utf8(&rest[..semi]).unwrap_or("");
+                let code = match number.strip_prefix(['x', 'X']) {
+                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
+                    None => number.parse().ok(),
+                };
+                match code.and_then(char::from_u32) {
+                    Some(c) => text.extend_from_slice(c.to_string().as_bytes()),
+                    None => text.extend_from_slice(b"&#"),
+                }
+                i += 2 + if code.is_some() { semi + 1 } else { 0 };
+            }
+            [b, ..] => {
+                if !matches!(b, b'\r' | b'\n' | b' ' | b'\t' | b'>') {
+                    text.push(*b);
+                }
+                i += 1;
+            }
+            [] => unreachable!(),
+        }
+    }
+    text
+}
+
+/// Standard base64, skipping line breaks and blanks.
+fn base64_decode(text: &[u8]) -> Vec<u8> {
+    let value = |b: u8| match b {
+        b'A'..=b'Z' => Some(b - b'A'),
+        b'a'..=b'z' => Some(b - b'a' + 26),
+        b'0'..=b'9' => Some(b - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    };
+    let symbols: Vec<u8> = text.iter().filter_map(|&b| value(b)).collect();
+    symbols
+        .chunks(4)
+        .flat_map(|g| {
+            let n = g.iter().fold(0u32, |n, &v| n << 6 | u32::from(v)) << (6 * (4 - g.len()));
+            let bytes = [(n >> 16) as u8, (n >> 8) as u8, n as u8];
+            bytes[..g.len().saturating_sub(1)].to_vec()
+        })
+        .collect()
+}
+
+/// Checks every URI mail mode finds in `bytes` against the file's own
+/// bytes at its span, and its line against the span's first byte; returns
+/// how many were checked and the ones placed at a part's start instead
+/// (parts in UTF-16, UTF-32 or UTF-7, which only the MIME parser decodes).
+fn check_positions(name: &str, bytes: &[u8]) -> (usize, usize) {
+    let (mut checked, mut at_part_start) = (0, 0);
+    let breaks: Vec<usize> = (0..bytes.len()).filter(|&i| bytes[i] == b'\n').collect();
+    mail::scan_mail(&Scanner::new(), bytes, |f: &Found<'_>| {
+        let span = f.span();
+        let before = breaks.partition_point(|&nl| nl < span.start);
+        assert_eq!(
+            f.line(),
+            1 + before as u64,
+            "{name}: line of {}",
+            f.as_str()
+        );
+        let line_start = before.checked_sub(1).map_or(0, |i| breaks[i] + 1);
+        let column = (span.start - line_start + 1) as u64;
+        assert_eq!(f.column(), column, "{name}: column of {}", f.as_str());
+        if span.is_empty() {
+            at_part_start += 1;
+        } else {
+            let written = &bytes[span.start..span.end];
+            assert!(
+                written_holds(written, f.as_str()),
+                "{name}: {} placed at {}:{} on {:?}",
+                f.as_str(),
+                f.line(),
+                f.column(),
+                String::from_utf8_lossy(written)
+            );
+        }
+        checked += 1;
+        Ok(true)
+    })
+    .unwrap();
+    (checked, at_part_start)
+}
+
+/// Line numbers mean file lines: every URI of the mail fixtures, and of
+/// every file of `../shared/corpus/mail`, is reported at the line, column
+/// and span of the file where its text was written (quoted-printable,
+/// base64, flowed, HTML, headers, forwarded messages alike).
+#[test]
+fn every_uri_in_mail_is_placed_where_it_was_written() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/mail");
+    let mut files = common::files_under(&fixtures);
+    if let Some(corpus) = common::shared("corpus/mail") {
+        files.extend(common::files_under(&corpus));
+    }
+    let (mut checked, mut at_part_start) = (0, 0);
+    for path in &files {
+        let bytes = fs::read(path).unwrap();
+        let (c, s) = check_positions(&path.display().to_string(), &bytes);
+        checked += c;
+        at_part_start += s;
+    }
+    eprintln!("{checked} URIs placed, {at_part_start} at their part's start");
+    assert!(checked > 0);
+    assert!(
+        at_part_start * 1000 < checked.max(1),
+        "{at_part_start} of {checked}"
+    );
 }

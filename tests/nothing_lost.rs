@@ -7,8 +7,9 @@
 
 mod common;
 
-use std::io::{self, Read, Write};
-use std::process::{Command, Stdio};
+use std::io::{self, Read};
+
+use common::{Dir, TestCommand};
 
 use uriscan::{Found, Scanner};
 
@@ -248,24 +249,10 @@ fn every_uri_is_found_whatever_the_read_sizes() {
 #[test]
 fn the_binary_prints_every_uri() {
     let g = Gen::generate(SIZE, 0x6269_6e61_7279);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_uriscan"))
+    let o = TestCommand::new()
         .arg("--json")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let text = g.text.clone();
-    let feeder = std::thread::spawn(move || stdin.write_all(&text).unwrap());
-    let o = child.wait_with_output().unwrap();
-    feeder.join().unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+        .stdin(g.text.clone())
+        .assert_exit(0);
     let got: Vec<Known> = o
         .stdout
         .split(|&b| b == b'\n')
@@ -290,17 +277,13 @@ fn the_binary_prints_every_uri() {
 #[test]
 fn the_binary_loses_nothing_across_many_files() {
     let g = Gen::generate(4 << 20, 0x0066_696c_6573);
-    let tmp = tempfile::tempdir().unwrap();
+    let d = Dir::new();
     let mut cuts: Vec<usize> = (1..97).map(|k| k * g.text.len() / 97).collect();
     cuts.insert(0, 0);
     cuts.push(g.text.len());
     let mut want = Vec::new();
     for (n, w) in cuts.windows(2).enumerate() {
-        std::fs::write(
-            tmp.path().join(format!("part{n:03}.txt")),
-            &g.text[w[0]..w[1]],
-        )
-        .unwrap();
+        d.create_bytes(format!("part{n:03}.txt"), &g.text[w[0]..w[1]]);
         // A URI cut by a file boundary may be lost or shortened: the
         // scanner sees two files. Count only URIs well inside one file.
         want.extend(
@@ -312,12 +295,7 @@ fn the_binary_loses_nothing_across_many_files() {
     }
     let mut outputs = Vec::new();
     for j in ["-j1", "-j2", "-j7"] {
-        let o = Command::new(env!("CARGO_BIN_EXE_uriscan"))
-            .args([j, "--no-filename", "."])
-            .current_dir(tmp.path())
-            .output()
-            .unwrap();
-        assert_eq!(o.status.code(), Some(0), "{j}");
+        let o = d.command().args([j, "--no-filename", "."]).assert_exit(0);
         let got: Vec<String> = String::from_utf8(o.stdout.clone())
             .unwrap()
             .lines()
@@ -356,13 +334,11 @@ fn threads_print_identical_bytes_over_the_corpus() {
     for mode in modes {
         let mut first: Option<Vec<u8>> = None;
         for j in ["-j1", "-j2", "-j3"] {
-            let o = Command::new(env!("CARGO_BIN_EXE_uriscan"))
+            let o = TestCommand::new()
                 .arg(j)
                 .args(mode)
                 .arg(&corpus)
-                .output()
-                .unwrap();
-            assert_eq!(o.status.code(), Some(0), "{j} {mode:?}");
+                .assert_exit(0);
             assert!(
                 o.stdout.len() > 1000,
                 "{j} {mode:?}: {} bytes",

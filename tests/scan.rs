@@ -1,7 +1,8 @@
 //! Scanner rules, case by case, in marked-up text: `|` marks where each
 //! found URI's span starts and ends in the input (the markers are removed
 //! before scanning), and the list gives the URIs expected, in order.
-//! Every case is also re-run through the streaming reader with tiny reads.
+//! Every case is also run every other way the library scans (`scan_slice`,
+//! `scan_reader` with tiny reads, mail mode): see `common::scan_every_way`.
 
 mod common;
 
@@ -43,13 +44,11 @@ fn check(scanner: &Scanner, marked: &str, want: &[&str]) -> Vec<Found<'static>> 
         assert!(spans.iter().all(|s| want_spans.contains(s)));
     }
     assert_eq!(got_spans, want_spans, "spans of {marked:?}");
-    for size in [1, 2, 3, 7, 64, 0] {
-        assert_eq!(
-            common::stream_scan(scanner, text.as_bytes(), size),
-            found,
-            "read size {size}: {marked:?}"
-        );
-    }
+    assert_eq!(
+        common::scan_every_way(scanner, text.as_bytes()).found,
+        found,
+        "{marked:?}"
+    );
     found
 }
 
@@ -241,6 +240,24 @@ fn rule6_invalid_candidates_are_not_reported() {
     assert!(found[1].error().is_some() && found[2].error().is_none());
 }
 
+/// Found in issue 11: after a parse failure the scan resumed at the
+/// failing scheme's `:` + 1 and re-parsed the run for each later scheme;
+/// `--invalid` then reported the run once per scheme in it. It is one
+/// candidate, reported once, and the URIs after the run are still found.
+#[test]
+fn a_glued_run_that_fails_is_one_candidate() {
+    t!(
+        "x http://a/http://b/http://c/[ y |http://d/|",
+        ["http://d/"]
+    );
+    let scanner = Scanner::builder().report_invalid(true).build();
+    check(
+        &scanner,
+        "x |http://a/http://b/%zz| |http://d/%zz|",
+        &["http://a/http://b/%zz", "http://d/%zz"],
+    );
+}
+
 #[test]
 fn rule7_relative_references_and_bare_hosts_are_not_reported() {
     t!(
@@ -257,6 +274,36 @@ fn lines_and_columns_count_bytes_from_one() {
     );
     assert_eq!((found[0].line(), found[0].column()), (2, 9));
     assert_eq!((found[1].line(), found[1].column()), (4, 4));
+}
+
+/// Found in issue 11: the quote prefix of a wrapped line was compared
+/// byte for byte with the first line's, so `> >` did not match `>>` and
+/// the URI was cut at the line break.
+#[test]
+fn a_quote_prefix_matches_by_depth_not_by_bytes() {
+    t!(">> <|http://a.org/b/\n> > c/d|>\n", ["http://a.org/b/c/d"]);
+    t!(">> <|http://a.org/b/\n>>c/d|>\n", ["http://a.org/b/c/d"]);
+    // Another depth is another message: the URI did not go on there, and
+    // the first line reads as a bare URI.
+    t!("> <|http://a.org/b/|\n>> c/d>\n", ["http://a.org/b/"]);
+}
+
+/// Trimming counted the candidate again for every trailing byte: 60,000
+/// `)` took 0.9 s. The answer is the same, in one pass.
+#[test]
+fn trailing_brackets_and_punctuation_are_trimmed_however_many() {
+    let closing = ")".repeat(60_000);
+    check(
+        &Scanner::new(),
+        &format!("|http://a/|{closing}"),
+        &["http://a/"],
+    );
+    let mixed = ".)".repeat(3_000);
+    check(
+        &Scanner::new(),
+        &format!("(see |http://a/b_(c)|{mixed})"),
+        &["http://a/b_(c)"],
+    );
 }
 
 /// RFC 3986 Appendix C, the example paragraph.
@@ -284,6 +331,23 @@ fn binary_and_invalid_utf8_never_panic() {
         .map(|f| f.as_str().to_string())
         .collect();
     assert_eq!(found, ["http://a.org/", "http://b.org/"]);
+}
+
+/// Found in issue 11: a `<...>` wrapped over lines and longer than the
+/// candidate limit gave its first line as a URI; and mail mode lost
+/// over-long candidates silently (`scan_every_way` checks mail too).
+#[test]
+fn a_wrapped_angle_longer_than_the_limit_is_reported_too_long() {
+    let scanner = Scanner::builder().max_candidate_len(256).build();
+    let text = format!(
+        "x <http://a.org/{}\n  {}> <http://b.org/>",
+        "a".repeat(200),
+        "b".repeat(200)
+    );
+    let reported = common::scan_every_way(&scanner, text.as_bytes());
+    let found: Vec<&str> = reported.found.iter().map(|f| f.as_str()).collect();
+    assert_eq!(found, ["http://b.org/"]);
+    assert_eq!(reported.too_long, [3]);
 }
 
 #[test]
@@ -317,6 +381,8 @@ fn too_long_candidates_are_given_up_and_reported() {
         .scan_slice(long.as_bytes(), Collect(&mut again.0, &mut again.1))
         .unwrap();
     assert_eq!((again.0, again.1), (found, too_long));
+    let every_way = common::scan_every_way(&scanner, long.as_bytes());
+    assert_eq!(every_way.too_long, [2]);
 }
 
 #[test]

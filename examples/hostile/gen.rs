@@ -142,12 +142,123 @@ fn utf16le(text: &str) -> Vec<u8> {
     out
 }
 
+/// The shapes made to defeat linear time, each a unit repeated to `len`
+/// bytes: runs of brackets, quotes and punctuation after a URI, glued URI
+/// runs that end in a byte the parser rejects, long words before `:`,
+/// deep and mixed quote prefixes, unclosed brackets and quotes, hyphen
+/// breaks, `URL:` runs, page breaks that hold brackets of their own.
+pub fn shapes(len: u64) -> Vec<Case> {
+    let glued = |unit: &str, n: usize, end: &str| unit.repeat(n) + end;
+    let quoted = "> >> ".repeat(20);
+    let per_unit = |per| Expect::PerUnit { segment: 0, per };
+    let shape = |name, what, unit: String, expect| Case {
+        name,
+        what,
+        segments: vec![whole(unit.as_bytes(), len)],
+        expect,
+    };
+    vec![
+        shape(
+            "close-parens",
+            "`http://a/` then 60,000 `)`",
+            format!("see http://a/{}\n", ")".repeat(60_000)),
+            per_unit(1),
+        ),
+        shape(
+            "dot-parens",
+            "`http://a/` then `.)` x 30,000",
+            format!("http://a/{}\n", ".)".repeat(30_000)),
+            per_unit(1),
+        ),
+        shape(
+            "glued-bracket",
+            "`http://a/` x 7,000 then `[ `",
+            glued("http://a/", 7_000, "[ "),
+            Expect::Nothing,
+        ),
+        shape(
+            "glued-percent",
+            "`http://a/` x 7,000 then `%zz `",
+            glued("http://a/", 7_000, "%zz "),
+            Expect::Nothing,
+        ),
+        shape(
+            "glued-hash",
+            "`http://a/#` x 6,000 then a space",
+            glued("http://a/#", 6_000, " "),
+            per_unit(1),
+        ),
+        shape(
+            "glued-ipv6",
+            "`http://[::` x 6,000 then a space",
+            glued("http://[::", 6_000, " "),
+            Expect::Nothing,
+        ),
+        shape(
+            "glued-mailto",
+            "`mailto:a.` x 7,000 (no `@`) then a space",
+            glued("mailto:a.", 7_000, " "),
+            Expect::Nothing,
+        ),
+        shape(
+            "long-word",
+            "60,000 letters, then `1http://x/`",
+            format!("{}1http://x/ ", "a".repeat(60_000)),
+            per_unit(1),
+        ),
+        shape(
+            "quote-prefix",
+            "a URI wrapped under a quote prefix 60 deep, mixed `> >>`",
+            format!("{quoted}see <http://a.org/b/\n{quoted}c/d>\n"),
+            per_unit(1),
+        ),
+        shape(
+            "unclosed-angle",
+            "`<http://a/b/` lines, never closed",
+            "<http://a/b/\n".to_string(),
+            per_unit(1),
+        ),
+        shape(
+            "unclosed-quote",
+            "`\"http://a/b` words, never closed",
+            "\"http://a/b ".to_string(),
+            per_unit(1),
+        ),
+        shape(
+            "hyphen-breaks",
+            "`<http://a/b-` wrapped over hyphen breaks",
+            "<http://a/b-\n c-\n d>\n".to_string(),
+            per_unit(1),
+        ),
+        shape(
+            "url-runs",
+            "`URL:` x 10,000 then a URI",
+            glued("URL:", 10_000, "http://a/ <URL:URL:http://b/>\n"),
+            per_unit(2),
+        ),
+        shape(
+            "nested-delimiters",
+            "`([{\"<` x 10,000 around a URI",
+            glued("([{\"<", 10_000, "http://a/") + &">\"}])".repeat(10_000) + "\n",
+            per_unit(1),
+        ),
+        shape(
+            "page-breaks",
+            "a wrapped `<` across a page break whose footer holds a `<`",
+            "<http://a/\n\n\nfooter <http://x/\n\x0c\nheader\n  b/\n\nnot a page break\n"
+                .to_string(),
+            per_unit(2),
+        ),
+    ]
+}
+
 /// Every case, at `scale` times the size the reliability issue names
-/// (`1.0`: 100 MB of `<`, a 200 MB line, 1 GB of NUL, ...).
+/// (`1.0`: 100 MB of `<`, a 200 MB line, 1 GB of NUL, ...), then the
+/// [`shapes`] at 20 MB each.
 pub fn cases(scale: f64) -> Vec<Case> {
     let mb = |n: u64| ((n * MB) as f64 * scale) as u64;
     let utf16 = utf16le("Voir http://example.org/utf16 et <https://example.net/x>.\n");
-    vec![
+    let mut cases = vec![
         Case {
             name: "lt",
             what: "100 MB of `<`",
@@ -226,5 +337,7 @@ pub fn cases(scale: f64) -> Vec<Case> {
             segments: vec![seg(&utf16, mb(100))],
             expect: Expect::Any,
         },
-    ]
+    ];
+    cases.extend(shapes(mb(20)));
+    cases
 }

@@ -453,7 +453,8 @@ pub fn check_scan(data: &[u8]) {
 
 /// Mail mode never panics and never fails on a slice, whatever the bytes
 /// (malformed headers, bad encodings, broken MIME), and every URI it
-/// reports parses as an absolute URI. The input gets an mbox `From ` line
+/// reports parses as an absolute URI, placed in the input (its line is the
+/// line of its span's first byte). The input gets an mbox `From ` line
 /// in front when it has none, so that the fuzzer is always in mail mode.
 pub fn check_mail(data: &[u8]) {
     let mut input = Vec::with_capacity(data.len() + 48);
@@ -462,11 +463,19 @@ pub fn check_mail(data: &[u8]) {
     }
     input.extend_from_slice(data);
     let scanner = Scanner::new();
-    let mut sink = |f: &uriscan::mail::MailFound<'_>| {
-        let uri = UriRef::parse(f.found.as_str())
-            .unwrap_or_else(|e| panic!("mail reported {:?}: {e}", f.found.as_str()));
-        assert!(uri.is_absolute(), "mail reported {:?}", f.found.as_str());
+    let sink = |f: &Found<'_>| {
+        let uri = UriRef::parse(f.as_str())
+            .unwrap_or_else(|e| panic!("mail reported {:?}: {e}", f.as_str()));
+        assert!(uri.is_absolute(), "mail reported {:?}", f.as_str());
+        let span = f.span();
+        assert!(
+            span.start <= span.end && span.end <= input.len(),
+            "span {span:?} of {} bytes",
+            input.len()
+        );
+        let line = 1 + memchr::memchr_iter(b'\n', &input[..span.start]).count() as u64;
+        assert_eq!(f.line(), line, "line of {:?}", f.as_str());
         Ok(true)
     };
-    uriscan::mail::scan_mail(&scanner, &input[..], &mut sink).expect("reading a slice cannot fail");
+    uriscan::mail::scan_mail(&scanner, &input[..], sink).expect("reading a slice cannot fail");
 }

@@ -70,7 +70,7 @@ impl Coding {
     }
 
     /// The coding a `Content-Transfer-Encoding` value names.
-    fn of_transfer(value: &[u8]) -> Coding {
+    pub fn of_transfer(value: &[u8]) -> Coding {
         let value = value.trim_ascii();
         let is = |name: &str| value.eq_ignore_ascii_case(name.as_bytes());
         if is("7bit") || is("8bit") || is("binary") {
@@ -126,6 +126,15 @@ impl<'a> Head<'a> {
         Coding::of(&self.fields)
     }
 
+    /// The transfer encoding its `Content-Transfer-Encoding` field names
+    /// (the first one), whatever the type.
+    pub fn transfer_coding(&self) -> Coding {
+        self.fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(b"content-transfer-encoding"))
+            .map_or(Coding::Plain, |f| Coding::of_transfer(f.value))
+    }
+
     /// Adds the field whose text (name, `:`, value) is `text`.
     fn add(&mut self, text: &'a [u8]) {
         let colon = memchr::memchr(b':', text).filter(|&c| is_field_name(&text[..c]));
@@ -143,33 +152,6 @@ impl<'a> Head<'a> {
             self.message_id = message_id(field.value);
         }
         self.fields.push(field);
-    }
-
-    /// The message as the MIME parser needs it: the MIME fields
-    /// (`Content-*`, `MIME-Version`) of the header block, a blank line, the
-    /// body. The other fields (a long `Received` chain, DKIM signatures)
-    /// are left out: the MIME parser would only skip them, byte by byte.
-    pub fn mime_message(&self) -> Vec<u8> {
-        let mut out = Vec::with_capacity(self.body.len() + 512);
-        let mut newline: &[u8] = b"\n";
-        for field in &self.fields {
-            let name = field.name;
-            let is_mime = name.len() > 8 && name[..8].eq_ignore_ascii_case(b"content-")
-                || name.eq_ignore_ascii_case(b"mime-version");
-            if is_mime {
-                out.extend_from_slice(name);
-                out.push(b':');
-                out.extend_from_slice(field.value);
-                if field.value.ends_with(b"\r\n") {
-                    newline = b"\r\n";
-                } else if !field.value.ends_with(b"\n") {
-                    out.extend_from_slice(newline);
-                }
-            }
-        }
-        out.extend_from_slice(newline);
-        out.extend_from_slice(self.body);
-        out
     }
 }
 

@@ -4,49 +4,118 @@
 //!
 //! It works on bytes, jumping from `<` to `<` and `&` to `&` with memchr;
 //! every byte it looks for is ASCII, so it never needs its input to be
-//! UTF-8.
+//! UTF-8. What it gives comes with a [`SourceMap`] back to the HTML, so a
+//! URI found in an attribute is placed where the attribute is.
 
 use memchr::{memchr, memchr3};
 
-/// Returns the text to scan for an HTML document: each URL attribute's
-/// value on a line of its own, then the text with tags replaced by spaces (so a
-/// tag never glues two words), character references decoded. The content
-/// of `<script>` and `<style>` is left out.
-pub fn scannable_text(html: &[u8]) -> Vec<u8> {
-    let mut links = Vec::new();
-    let mut text = Vec::with_capacity(html.len());
-    let mut rest = html;
-    while let Some(lt) = memchr(b'<', rest) {
-        decode_into(&rest[..lt], &mut text);
-        rest = &rest[lt..];
-        let Some(gt) = tag_end(rest) else {
-            break; // an unclosed `<`: the rest is text
-        };
-        let tag = &rest[1..gt];
-        rest = &rest[gt + 1..];
-        text.push(b' ');
-        let name_len = tag
-            .iter()
-            .position(|b| !b.is_ascii_alphanumeric())
-            .unwrap_or(tag.len());
-        let name = &tag[..name_len];
-        for value in link_values(&tag[name_len..]) {
-            decode_into(value, &mut links);
-            links.push(b'\n');
-        }
-        if name.eq_ignore_ascii_case(b"script") || name.eq_ignore_ascii_case(b"style") {
-            rest = &rest[find_close(rest, name).unwrap_or(rest.len())..];
+use crate::source_map::SourceMap;
+
+/// Text being built, and where each byte of it came from in the HTML.
+#[derive(Default)]
+struct Out {
+    text: Vec<u8>,
+    map: SourceMap,
+}
+
+impl Out {
+    /// Appends `bytes`, copied from offset `src`.
+    fn copy(&mut self, bytes: &[u8], src: usize) {
+        if !bytes.is_empty() {
+            self.map.copied(self.text.len(), src);
+            self.text.extend_from_slice(bytes);
         }
     }
-    decode_into(rest, &mut text);
-    links.push(b'\n');
-    links.extend_from_slice(&text);
-    links
+
+    /// Appends `bytes` that stand for the `src_len` bytes at `src`.
+    fn decoded(&mut self, bytes: &[u8], src: usize, src_len: usize) {
+        self.map
+            .push(self.text.len(), src, bytes.len() as u32, src_len as u32);
+        self.text.extend_from_slice(bytes);
+    }
+
+    /// Appends a separator that stands for nothing of the source (placed
+    /// at `src`).
+    fn separator(&mut self, byte: u8, src: usize) {
+        self.map.push(self.text.len(), src, 1, 0);
+        self.text.push(byte);
+    }
+}
+
+/// Where a character reference stands: in an attribute value, a named one
+/// without its `;` is left as it is when `=` or a letter or digit follows
+/// (the HTML rule that keeps `?a=1&lt=2` a query).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Context {
+    Text,
+    Attribute,
+}
+
+/// Returns the text to scan for an HTML document, and its map back to
+/// `html`: each attribute's value that may hold links on a line of its own, then the text
+/// with tags replaced by spaces (so a tag never glues two words),
+/// character references decoded. Comments and the content of `<script>`
+/// and `<style>` are left out: a reader never sees them.
+pub fn scannable_text(html: &[u8]) -> (Vec<u8>, SourceMap) {
+    let mut links = Out::default();
+    let mut text = Out {
+        text: Vec::with_capacity(html.len()),
+        map: SourceMap::default(),
+    };
+    let mut at = 0;
+    while let Some(lt) = memchr(b'<', &html[at..]) {
+        let lt = at + lt;
+        decode_into(html, at..lt, Context::Text, &mut text);
+        let Some(gt) = tag_end(&html[lt..]) else {
+            at = lt;
+            break; // an unclosed `<`: the rest is text
+        };
+        let gt = lt + gt;
+        // The space stands for the tag; placed at its `>`, so that it and
+        // the text after it are one piece of the map.
+        text.copy(b" ", gt);
+        let name_len = html[lt + 1..gt]
+            .iter()
+            .position(|b| !b.is_ascii_alphanumeric())
+            .unwrap_or(gt - lt - 1);
+        let name = &html[lt + 1..lt + 1 + name_len];
+        // A comment, declaration or processing instruction has no
+        // attributes (`<!-- saved from url=(0022)http://… -->`).
+        let markup = matches!(html.get(lt + 1), Some(b'!' | b'?'));
+        let values = if markup {
+            Vec::new()
+        } else {
+            link_values(html, lt + 1 + name_len..gt)
+        };
+        for value in values {
+            decode_into(html, value.clone(), Context::Attribute, &mut links);
+            links.separator(b'\n', value.end);
+        }
+        at = gt + 1;
+        if name.eq_ignore_ascii_case(b"script") || name.eq_ignore_ascii_case(b"style") {
+            at += find_close(&html[at..], name).unwrap_or(html.len() - at);
+        }
+    }
+    decode_into(html, at..html.len(), Context::Text, &mut text);
+    links.separator(b'\n', html.len());
+    let mut out = links;
+    let shift = out.text.len();
+    out.map.append(&text.map, shift);
+    out.text.extend_from_slice(&text.text);
+    (out.text, out.map)
 }
 
 /// The offset of the `>` that ends the tag starting at `s[0] == b'<'`,
-/// skipping `>` inside quoted attribute values.
+/// skipping `>` inside quoted attribute values. A comment ends at `-->`,
+/// a declaration or processing instruction at the first `>`: they have
+/// no quoted values (`<!-- EDITORS' CHOICE -->`).
 fn tag_end(s: &[u8]) -> Option<usize> {
+    if s.starts_with(b"<!--") {
+        return memchr::memmem::find(&s[4..], b"-->").map(|p| 4 + p + 2);
+    }
+    if matches!(s.get(1), Some(b'!' | b'?')) {
+        return memchr(b'>', s);
+    }
     let mut at = 1;
     loop {
         at += memchr3(b'>', b'"', b'\'', &s[at..])?;
@@ -59,80 +128,76 @@ fn tag_end(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// The attributes of HTML (4 and 5) whose value is a URL, or a list of
-/// URLs (`srcset`, `ping`, `archive`): a mail's links, images, forms,
-/// quotations (`cite="mid:…"`) and table backgrounds. `xmlns` names a
-/// vocabulary, not a link, and is left out.
-const URL_ATTRIBUTES: &[&[u8]] = &[
-    b"href",
-    b"src",
-    b"srcset",
-    b"action",
-    b"formaction",
-    b"background",
-    b"cite",
-    b"longdesc",
-    b"poster",
-    b"data",
-    b"codebase",
-    b"classid",
-    b"archive",
-    b"usemap",
-    b"profile",
-    b"manifest",
-    b"ping",
-    b"lowsrc",
-    b"dynsrc",
-];
+/// Whether a link may stand in the value of the attribute `name`.
+///
+/// *Judgement call:* every attribute but `xmlns` (and `xmlns:…`), which
+/// names a vocabulary, not a link, and the event handlers (`onclick`, …),
+/// which are script, left out as `<script>` is. Links stand in far more than the URL
+/// attributes of HTML (`href`, `src`, `action`, `background`, `cite`, …):
+/// the `value` of a jump menu's `<option>`, a plugin's `pluginspage`, a
+/// refresh's `<meta content="0; url=…">`, an `alt` or `title` text. The
+/// scanner reports only URIs, so reading the rest costs nothing in noise;
+/// leaving them out lost links that plain reading finds.
+fn may_hold_links(name: &[u8]) -> bool {
+    let starts = |prefix: &[u8]| {
+        name.len() >= prefix.len() && name[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    !starts(b"xmlns") && !starts(b"on")
+}
 
-/// The values of the URL attributes ([`URL_ATTRIBUTES`]) among a tag's
-/// attributes (what follows its name), in order.
-fn link_values(mut attrs: &[u8]) -> Vec<&[u8]> {
+/// The ranges of `html` holding the values that may hold links
+/// ([`may_hold_links`]) among a tag's attributes (`attrs`, what follows
+/// its name), in order, without their quotes and surrounding blanks.
+fn link_values(html: &[u8], attrs: std::ops::Range<usize>) -> Vec<std::ops::Range<usize>> {
     let mut values = Vec::new();
+    let end = attrs.end;
+    let mut at = attrs.start;
+    fn skip_from(html: &[u8], at: usize, end: usize, what: impl Fn(u8) -> bool) -> usize {
+        at + html[at..end]
+            .iter()
+            .position(|&b| !what(b))
+            .unwrap_or(end - at)
+    }
     loop {
-        attrs = skip(attrs, |b| b.is_ascii_whitespace() || b == b'/');
-        if attrs.is_empty() {
+        at = skip_from(html, at, end, |b| b.is_ascii_whitespace() || b == b'/');
+        if at >= end {
             return values;
         }
-        let name_len = attrs
+        let name_len = html[at..end]
             .iter()
             .position(|&b| b.is_ascii_whitespace() || b == b'=' || b == b'/')
-            .unwrap_or(attrs.len())
+            .unwrap_or(end - at)
             .max(1);
-        let name = &attrs[..name_len];
-        attrs = skip(&attrs[name_len..], |b| b.is_ascii_whitespace());
-        let Some(after_eq) = attrs.strip_prefix(b"=") else {
+        let name = &html[at..at + name_len];
+        at = skip_from(html, at + name_len, end, |b| b.is_ascii_whitespace());
+        if html.get(at) != Some(&b'=') || at >= end {
             continue; // an attribute without a value
-        };
-        attrs = skip(after_eq, |b| b.is_ascii_whitespace());
-        let value = match attrs.first() {
+        }
+        at = skip_from(html, at + 1, end, |b| b.is_ascii_whitespace());
+        let value = match html[at..end].first() {
             Some(&q @ (b'"' | b'\'')) => {
-                let inside = &attrs[1..];
-                let len = memchr(q, inside).unwrap_or(inside.len());
-                attrs = inside.get(len + 1..).unwrap_or_default();
-                &inside[..len]
+                let len = memchr(q, &html[at + 1..end]).unwrap_or(end - at - 1);
+                let value = at + 1..at + 1 + len;
+                at = (at + 2 + len).min(end);
+                value
             }
             _ => {
-                let len = attrs
+                let len = html[at..end]
                     .iter()
                     .position(|b| b.is_ascii_whitespace())
-                    .unwrap_or(attrs.len());
-                let value = &attrs[..len];
-                attrs = &attrs[len..];
+                    .unwrap_or(end - at);
+                let value = at..at + len;
+                at += len;
                 value
             }
         };
-        if URL_ATTRIBUTES
-            .iter()
-            .any(|url| name.eq_ignore_ascii_case(url))
-        {
-            values.push(value.trim_ascii());
+        if may_hold_links(name) {
+            let inside = &html[value.clone()];
+            let lead = inside.len() - inside.trim_ascii_start().len();
+            let trail = inside.len() - inside.trim_ascii_end().len();
+            values.push(value.start + lead..(value.end - trail).max(value.start + lead));
         }
     }
-}
-
-fn skip(s: &[u8], what: impl Fn(u8) -> bool) -> &[u8] {
-    &s[s.iter().position(|&b| !what(b)).unwrap_or(s.len())..]
 }
 
 /// Where `</name` (any case) starts in `s`.
@@ -152,35 +217,41 @@ fn find_close(s: &[u8], name: &[u8]) -> Option<usize> {
     None
 }
 
-/// Appends `s` with its character references (`&amp;`, `&#38;`, `&#x26;`,
-/// and the few named ones mail uses) decoded.
-fn decode_into(s: &[u8], out: &mut Vec<u8>) {
-    let mut rest = s;
-    while let Some(amp) = memchr(b'&', rest) {
-        out.extend_from_slice(&rest[..amp]);
-        rest = &rest[amp..];
+/// Appends `html[range]` with its character references (`&amp;`,
+/// `&#38;`, `&#x26;`, and the few named ones mail uses) decoded.
+fn decode_into(html: &[u8], range: std::ops::Range<usize>, context: Context, out: &mut Out) {
+    let mut at = range.start;
+    while let Some(amp) = memchr(b'&', &html[at..range.end]) {
+        let amp = at + amp;
+        out.copy(&html[at..amp], at);
+        let rest = &html[amp..range.end];
         let end = rest[1..]
             .iter()
             .position(|&b| !b.is_ascii_alphanumeric() && b != b'#')
             .map_or(rest.len(), |p| p + 1);
         let name = &rest[1..end];
-        let consumed = if rest[end..].starts_with(b";") {
-            end + 1
-        } else {
-            end
-        };
-        match reference(name) {
+        let terminated = rest[end..].starts_with(b";");
+        let consumed = end + usize::from(terminated);
+        // In an attribute, a named reference without `;` before `=` or an
+        // alphanumeric is text (`?a=1&lt=2`).
+        let literal = context == Context::Attribute
+            && !terminated
+            && !name.starts_with(b"#")
+            && rest
+                .get(end)
+                .is_some_and(|&b| b == b'=' || b.is_ascii_alphanumeric());
+        match reference(name).filter(|_| !literal) {
             Some(c) => {
-                out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
-                rest = &rest[consumed..];
+                out.decoded(c.encode_utf8(&mut [0; 4]).as_bytes(), amp, consumed);
+                at = amp + consumed;
             }
             None => {
-                out.push(b'&');
-                rest = &rest[1..];
+                out.copy(b"&", amp);
+                at = amp + 1;
             }
         }
     }
-    out.extend_from_slice(rest);
+    out.copy(&html[at..range.end], at);
 }
 
 /// The character a reference's name (what is between `&` and `;`) stands
@@ -215,8 +286,12 @@ mod tests {
             <img src='http://x.org/i.png'> http://y.org/t&amp;u.<script>var u="http://no.org/";</script>
             <a href=http://z.org/ title=x>z</a> &lt;http://w.org/&gt; &#104;ttp://n.org/</p>
             <form action="https://f.org/post"><td background='http://b.org/bg.gif'>
-            <blockquote type=cite cite="mid:q@example.org"><html xmlns:v="urn:schemas-microsoft-com:vml">"#;
-        let out = scannable_text(html.as_bytes());
+            <blockquote type=cite cite="mid:q@example.org"><html xmlns:v="urn:schemas-microsoft-com:vml">
+            <option value="http://o.org/jump.html"><embed pluginspage="http://p.org/get">
+            <!-- saved from url=(0022)http://internet.e-mail --><?xml:namespace ns="urn:x:y" />
+            <img onmouseover="swap('http://s.org/a.gif',1)"><!-- EDITORS' CHOICE -->
+            <img src="http://e.org/after-comment.gif"><!-- it's -- still > a comment -->"#;
+        let (out, _) = scannable_text(html.as_bytes());
         let found: Vec<String> = crate::Scanner::new()
             .find_iter(&out)
             .map(|f| f.as_str().to_string())
@@ -230,11 +305,42 @@ mod tests {
                 "https://f.org/post",
                 "http://b.org/bg.gif",
                 "mid:q@example.org",
+                "http://o.org/jump.html",
+                "http://p.org/get",
+                "http://e.org/after-comment.gif",
                 "http://y.org/t&u",
                 "http://w.org/",
                 "http://n.org/"
             ]
         );
+    }
+
+    /// Found in the issue: `href="http://x.org/?a=1&lt=2"` gave
+    /// `http://x.org/?a=1`, the `&lt` decoded to `<` inside the value.
+    #[test]
+    fn a_named_reference_without_semicolon_stays_text_in_an_attribute() {
+        let html = br#"<a href="http://x.org/?a=1&lt=2&amp;b=3&gt;">http://y.org/?a&lt=1</a>"#;
+        let (out, _) = scannable_text(html);
+        let found: Vec<String> = crate::Scanner::new()
+            .find_iter(&out)
+            .map(|f| f.as_str().to_string())
+            .collect();
+        assert_eq!(found, ["http://x.org/?a=1&lt=2&b=3", "http://y.org/?a"]);
+    }
+
+    #[test]
+    fn every_link_maps_back_to_its_attribute() {
+        let html = b"<p>\n<a\n  href='http://x.org/a?b=1&amp;c=2'>x</a> http://t.org/&amp;</p>";
+        let (out, map) = scannable_text(html);
+        for f in crate::Scanner::new().find_iter(&out) {
+            let s = map.span(f.span());
+            let written = String::from_utf8_lossy(&html[s.start..s.end]);
+            match f.as_str() {
+                "http://x.org/a?b=1&c=2" => assert_eq!(written, "http://x.org/a?b=1&amp;c=2"),
+                "http://t.org/&" => assert_eq!(written, "http://t.org/&amp;"),
+                other => panic!("{other}"),
+            }
+        }
     }
 
     #[test]

@@ -6,50 +6,61 @@ use std::io::{self, Read};
 use memchr::memmem;
 
 use super::header::Head;
-
-/// One message and where it starts.
-#[derive(Debug, Default)]
-pub struct RawMessage {
-    /// The message, without its mbox `From ` line, with `>From ` unescaped.
-    pub bytes: Vec<u8>,
-    /// 1-based line of the input where the message starts (its `From `
-    /// line in an mbox).
-    pub line: u64,
-}
+use super::message::{Message, Reading};
+use crate::scan::{is_safe_cut, LOOKBACK};
 
 /// How much is read at once.
 const CHUNK: usize = 256 * 1024;
 
 /// The largest message decoded as mail: a longer one (a huge attachment, a
 /// generated file that starts with `From `) would have to be held whole.
+/// It is read as raw text instead, in pieces (see [`Messages`]).
 pub const MAX_MESSAGE: usize = 16 << 20;
 
-/// What [`Messages::next_message`] gives.
-#[derive(Debug)]
-pub enum Item {
-    /// A whole message.
-    Message(RawMessage),
-    /// A message longer than [`MAX_MESSAGE`] starts at this line; the rest
-    /// of the input is left to [`Messages::into_rest`].
-    TooLarge { line: u64 },
-}
+/// How long a piece of an oversized message is, at most, when a safe cut
+/// is found in its second half.
+const PIECE: usize = 4 << 20;
 
-/// Reads messages one by one from `rdr`; memory is bounded by the largest
-/// message plus one read, not by the input.
+/// The messages of an input, one at a time; memory is bounded by the
+/// largest message plus one read, not by the input.
 ///
-/// A message ends where a line starting with `From ` follows a blank line.
+/// A message ends where a line starting with `From ` follows a blank line;
+/// an input that does not start with `From ` is one message. A message
+/// longer than [`MAX_MESSAGE`] is not decoded: it comes as pieces of raw
+/// text ([`Message::is_raw`]), each cut where the scanner's results do not
+/// depend on the cut (a *safe cut*, see `DESIGN.md`), so scanning the
+/// pieces gives what scanning the text whole would; after it, messages come
+/// as before.
 ///
 /// # Invariants
 ///
 /// `buf[start..]` is input not yet returned; `line` is the 1-based line
-/// number of `buf[start]`.
+/// number of `buf[start]`, `offset` its offset in the input and
+/// `line_start` the offset of the start of its line. `buf` keeps the
+/// [`LOOKBACK`] bytes before `start`, for the next raw piece to look back
+/// into.
 pub struct Messages<R> {
     rdr: R,
     buf: Vec<u8>,
     start: usize,
     line: u64,
+    offset: usize,
+    line_start: usize,
     eof: bool,
     separator: memmem::Finder<'static>,
+    /// The oversized message being cut into pieces, if any.
+    oversized: Option<Oversized>,
+}
+
+/// An oversized message being cut into pieces.
+#[derive(Clone, Copy, Debug)]
+struct Oversized {
+    /// The line where it starts.
+    line: u64,
+    /// True once its first piece was given (the next ones look back into
+    /// the piece before them; the first one does not look before the
+    /// message).
+    started: bool,
 }
 
 impl<R: Read> Messages<R> {
@@ -68,17 +79,19 @@ impl<R: Read> Messages<R> {
             buf: prefix,
             start: 0,
             line: 1,
+            offset: 0,
+            line_start: 0,
             eof: false,
             separator: memmem::Finder::new(b"\nFrom "),
+            oversized: None,
         }
     }
 
     /// The next message, or `None` at the end of the input.
-    ///
-    /// # Errors
-    ///
-    /// A read error of the underlying reader.
-    pub fn next_message(&mut self) -> io::Result<Option<Item>> {
+    fn next_message(&mut self) -> io::Result<Option<Message>> {
+        if let Some(oversized) = self.oversized {
+            return self.next_piece(oversized);
+        }
         // How far past `start` separators were looked for (relative, as
         // `fill` may move the input to the front of the buffer).
         let mut searched = 0;
@@ -91,7 +104,12 @@ impl<R: Read> Messages<R> {
             }
             let unreturned = self.buf.len() - self.start;
             if unreturned > MAX_MESSAGE {
-                return Ok(Some(Item::TooLarge { line: self.line }));
+                let oversized = Oversized {
+                    line: self.line,
+                    started: false,
+                };
+                self.oversized = Some(oversized);
+                return self.next_piece(oversized);
             }
             searched = unreturned.saturating_sub(8);
             self.fill()?;
@@ -101,35 +119,130 @@ impl<R: Read> Messages<R> {
         }
         let text = &self.buf[self.start..end];
         let line = self.line;
-        self.line += count_lines(text);
         let from_line = if text.starts_with(b"From ") {
             memchr::memchr(b'\n', text).map_or(text.len(), |nl| nl + 1)
         } else {
             0
         };
+        let first_line = line + u64::from(from_line > 0);
+        let offset = self.offset + from_line;
         let body = self.start + from_line..end;
-        self.start = end;
-        let bytes = match unescape_from_lines(&self.buf[body.clone()]) {
-            Some(unescaped) => unescaped,
+        let last = self.eof && end == self.buf.len();
+        let (bytes, unescaped) = match unescape_from_lines(&self.buf[body.clone()]) {
+            Some(unescaped) => {
+                self.advance(end);
+                unescaped
+            }
             // The last message of the input is handed the buffer instead
             // of a copy (a one-message file is never copied).
-            None if self.eof && end == self.buf.len() => {
+            None if last => {
+                self.advance(end);
                 let mut bytes = std::mem::take(&mut self.buf);
                 bytes.truncate(body.end);
                 bytes.drain(..body.start);
                 self.start = 0;
-                bytes
+                (bytes, Vec::new())
             }
-            None => self.buf[body].to_vec(),
+            None => {
+                let bytes = self.buf[body].to_vec();
+                self.advance(end);
+                (bytes, Vec::new())
+            }
         };
-        Ok(Some(Item::Message(RawMessage { bytes, line })))
+        Ok(Some(Message::new(
+            bytes,
+            Reading::Mail {
+                line,
+                first_line,
+                offset,
+                unescaped,
+            },
+        )))
     }
 
-    /// The input not yet returned, as one reader.
-    pub fn into_rest(self) -> impl Read {
-        let mut unread = io::Cursor::new(self.buf);
-        unread.set_position(self.start as u64);
-        unread.chain(self.rdr)
+    /// The next piece of the oversized message being cut: up to the
+    /// message's end, or to a safe cut.
+    fn next_piece(&mut self, oversized: Oversized) -> io::Result<Option<Message>> {
+        let mut searched = 0;
+        let end = loop {
+            let unreturned = self.buf.len() - self.start;
+            let message_end = self
+                .message_end(self.start + searched)
+                .filter(|&end| end - self.start <= PIECE);
+            if let Some(end) = message_end {
+                self.oversized = None;
+                break end;
+            }
+            if unreturned >= PIECE {
+                if let Some(cut) = self.cut() {
+                    self.oversized = Some(Oversized {
+                        started: true,
+                        ..oversized
+                    });
+                    break cut;
+                }
+            }
+            if self.eof {
+                self.oversized = None;
+                break self.buf.len();
+            }
+            searched = unreturned.saturating_sub(8);
+            self.fill()?;
+        };
+        if end == self.start {
+            return Ok(None);
+        }
+        let lead = if oversized.started {
+            self.start - self.start.saturating_sub(LOOKBACK)
+        } else {
+            0
+        };
+        let bytes = self.buf[self.start - lead..end].to_vec();
+        let reading = Reading::Raw {
+            line: oversized.line,
+            first: !oversized.started,
+            from: lead,
+            first_line: self.line,
+            offset: self.offset - lead,
+            line_start: self.line_start,
+        };
+        self.advance(end);
+        Ok(Some(Message::new(bytes, reading)))
+    }
+
+    /// A safe cut in the unreturned input for the end of a piece: the last
+    /// one before [`PIECE`] bytes, at least half a piece in; else, once
+    /// [`MAX_MESSAGE`] bytes wait, the last line break before it (a piece
+    /// must end somewhere: only a URI wrapped inside `<...>` across that
+    /// very line break, in 16 MiB without a safe cut, could be missed), or
+    /// the whole of it.
+    fn cut(&self) -> Option<usize> {
+        let hay = &self.buf[..];
+        let from = self.start + PIECE / 2;
+        let to = (self.start + PIECE).min(hay.len() - 1);
+        let safe = (from..=to)
+            .rev()
+            .filter(|&at| matches!(hay[at - 1], b'\n' | b' ' | b'\t'))
+            .find(|&at| is_safe_cut(hay, at));
+        if safe.is_some() {
+            return safe;
+        }
+        if hay.len() - self.start < MAX_MESSAGE {
+            return None;
+        }
+        let limit = self.start + MAX_MESSAGE;
+        Some(memchr::memrchr(b'\n', &hay[self.start..limit]).map_or(limit, |p| self.start + p + 1))
+    }
+
+    /// Marks the input up to `end` as returned.
+    fn advance(&mut self, end: usize) {
+        let text = &self.buf[self.start..end];
+        self.line += count_lines(text);
+        if let Some(nl) = memchr::memrchr(b'\n', text) {
+            self.line_start = self.offset + nl + 1;
+        }
+        self.offset += text.len();
+        self.start = end;
     }
 
     /// Where the message at `start` ends (the offset of the next one's
@@ -152,13 +265,15 @@ impl<R: Read> Messages<R> {
 
     /// Reads up to [`CHUNK`] more bytes, into the buffer's spare room
     /// (which costs no zeroing when `rdr` is a `File`, or std's wrappers of
-    /// one). When that room is short, what was returned already is dropped
-    /// first: then only the message being read moves, and the buffer stops
-    /// growing at about twice [`CHUNK`] plus the longest message.
+    /// one). When that room is short, what was returned already (but the
+    /// [`LOOKBACK`] bytes before `start`) is dropped first: then only the
+    /// message being read moves, and the buffer stops growing at about
+    /// twice [`CHUNK`] plus the longest message.
     fn fill(&mut self) -> io::Result<()> {
-        if self.start > 0 && self.buf.capacity() - self.buf.len() < CHUNK {
-            self.buf.drain(..self.start);
-            self.start = 0;
+        let keep_from = self.start.saturating_sub(LOOKBACK);
+        if keep_from > 0 && self.buf.capacity() - self.buf.len() < CHUNK {
+            self.buf.drain(..keep_from);
+            self.start -= keep_from;
         }
         let n = (&mut self.rdr)
             .take(CHUNK as u64)
@@ -170,15 +285,34 @@ impl<R: Read> Messages<R> {
     }
 }
 
+impl<R: Read> Iterator for Messages<R> {
+    type Item = io::Result<Message>;
+
+    /// The next message; a read error ends the messages.
+    fn next(&mut self) -> Option<io::Result<Message>> {
+        match self.next_message() {
+            Ok(message) => message.map(Ok),
+            Err(err) => {
+                self.eof = true;
+                self.start = self.buf.len();
+                self.oversized = None;
+                Some(Err(err))
+            }
+        }
+    }
+}
+
 /// Counts the line breaks of `bytes`.
 fn count_lines(bytes: &[u8]) -> u64 {
     memchr::memchr_iter(b'\n', bytes).count() as u64
 }
 
 /// mboxrd: lines `>From `, `>>From ` … lose one `>`. Returns `None` when
-/// there is none (the body is its own unescaped text).
-fn unescape_from_lines(body: &[u8]) -> Option<Vec<u8>> {
+/// there is none (the body is its own unescaped text), else the text and
+/// the offsets (in it) where a `>` was taken out before.
+fn unescape_from_lines(body: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
     let mut out = Vec::new();
+    let mut removed = Vec::new();
     let mut copied = 0;
     for at in memmem::find_iter(body, b">From ") {
         // `at` is the last `>` of a run; the run must start a line.
@@ -189,14 +323,15 @@ fn unescape_from_lines(body: &[u8]) -> Option<Vec<u8>> {
         if run_start == 0 || body[run_start - 1] == b'\n' {
             out.reserve(body.len());
             out.extend_from_slice(&body[copied..run_start]);
+            removed.push(out.len());
             copied = run_start + 1;
         }
     }
-    if copied == 0 {
+    if removed.is_empty() {
         return None;
     }
     out.extend_from_slice(&body[copied..]);
-    Some(out)
+    Some((out, removed))
 }
 
 /// Returns true if and only if `head` (the first bytes of an input) looks
@@ -236,12 +371,12 @@ mod tests {
     use super::*;
 
     fn split(input: &str) -> Vec<(u64, String)> {
-        let mut messages = Messages::new(input.as_bytes());
-        let mut all = Vec::new();
-        while let Some(Item::Message(m)) = messages.next_message().unwrap() {
-            all.push((m.line, String::from_utf8(m.bytes).unwrap()));
-        }
-        all
+        Messages::new(input.as_bytes())
+            .map(|m| {
+                let m = m.unwrap();
+                (m.line(), String::from_utf8(m.bytes().to_vec()).unwrap())
+            })
+            .collect()
     }
 
     #[test]
@@ -307,31 +442,48 @@ mod tests {
                 assert!(split_all(messages) == whole, "step {step}, prefix {prefix}");
             }
         }
-        // A one-message input is handed over whole, prefix or not.
-        let eml = include_bytes!("../../fixtures/mail/base64.eml");
-        let from_line = eml.iter().position(|&b| b == b'\n').unwrap() + 1;
-        for prefix in [0, 100, eml.len()] {
-            let rest = Trickle {
-                rest: &eml[prefix..],
-                step: 512,
-            };
-            let got = split_all(Messages::with_prefix(eml[..prefix].to_vec(), rest));
-            assert!(got == [(1, eml[from_line..].to_vec())], "prefix {prefix}");
-        }
     }
 
-    fn split_all<R: Read>(mut messages: Messages<R>) -> Vec<(u64, Vec<u8>)> {
-        let mut all = Vec::new();
-        while let Some(Item::Message(m)) = messages.next_message().unwrap() {
-            all.push((m.line, m.bytes));
-        }
-        all
+    fn split_all<R: Read>(messages: Messages<R>) -> Vec<(u64, Vec<u8>)> {
+        messages
+            .map(|m| {
+                let m = m.unwrap();
+                (m.line(), m.bytes().to_vec())
+            })
+            .collect()
     }
 
     #[test]
     fn a_single_message_is_one_message() {
         let got = split("Subject: hi\nFrom: a@b\n\nbody\n");
         assert_eq!(got, [(1, "Subject: hi\nFrom: a@b\n\nbody\n".to_string())]);
+    }
+
+    /// An oversized message comes as raw pieces cut at safe cuts, with
+    /// nothing lost or repeated, and the messages after it as messages.
+    #[test]
+    fn an_oversized_message_comes_in_pieces_then_messages_resume() {
+        let mut mbox = b"From a Mon Jan 1 00:00:00 2024\nSubject: big\n\n".to_vec();
+        let mut i = 0;
+        while mbox.len() < MAX_MESSAGE + PIECE {
+            mbox.extend_from_slice(format!("line {i} with http://x.org/{i} in it\n").as_bytes());
+            i += 1;
+        }
+        mbox.extend_from_slice(
+            b"\nFrom b Mon Jan 1 00:00:00 2024\nSubject: after\n\nhttp://after.org/\n",
+        );
+        let messages: Vec<Message> = Messages::new(&mbox[..]).map(Result::unwrap).collect();
+        let (raw, mail): (Vec<_>, Vec<_>) = messages.iter().partition(|m| m.is_raw());
+        assert!(raw.len() >= 5, "{} pieces", raw.len());
+        assert!(raw
+            .iter()
+            .all(|m| m.line() == 1 && m.bytes().len() <= PIECE + LOOKBACK));
+        assert_eq!(mail.len(), 1);
+        assert!(mail[0].bytes().starts_with(b"Subject: after"));
+        // The pieces' own text, end to end, is the oversized message.
+        let own: Vec<u8> = raw.iter().flat_map(|m| m.own_text().to_vec()).collect();
+        let second = mbox.len() - mail[0].bytes().len() - "From b Mon Jan 1 00:00:00 2024\n".len();
+        assert!(own == mbox[..second], "pieces do not add up");
     }
 
     #[test]

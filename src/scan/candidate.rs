@@ -1,568 +1,385 @@
-//! The scanning core, shared by the slice iterator and the stream reader:
-//! from each `:` in the input, find the scheme before it, the delimiter
-//! around it (`<...>`, `"..."` or none), and where the URI ends.
+//! Reading the candidate a scheme starts, in stages with one job each:
 //!
-//! # Invariants
+//! 1. **delimit** ([`Candidate::delimiter`]): what bounds it, `<...>`,
+//!    `"..."` or nothing, by looking before its scheme;
+//! 2. **unwrap** ([`Core::read_angle`], with [`super::unwrap`]): the inside
+//!    of angle brackets, whitespace, quote prefixes and page breaks removed;
+//! 3. **measure and trim** ([`Core::read_bare`], with [`super::trim`]): the
+//!    run of URI bytes, less the sentence's punctuation;
+//! 4. **validate** ([`Core::validate_bare`]): the scheme's shape, what the
+//!    run's failed candidates proved ([`super::run`]), then the parser;
+//! 5. **report** ([`Core::report`]): positions, flags, the receiver.
 //!
-//! What the core decides for a `:` depends only on the [`LOOKBACK`] bytes
-//! before it and on the bytes up to `max_candidate_len` + [`SLACK`] after
-//! the URI's first byte. When the bytes it needs are not all in the window
-//! and the input has not ended, it answers [`Step::NeedMore`] without
-//! deciding anything, so a reader that supplies those bytes gets exactly
-//! the answer the slice iterator gets.
+//! Each stage returns where the next `:` is looked for, or hands the
+//! candidate on to the next stage.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
-use super::schemes;
+use super::core::{Core, Emit, NeedMore, Report, Window, LOOKBACK};
+use super::schemes::Scheme;
 use super::trim::trimmed_len;
-use super::unwrap::{self, Angle};
-use super::{Delimiter, Found, HyphenMode, Scanner};
+use super::unwrap::{self, Angle, Unwrapped};
+use super::{Delimiter, Found, HyphenMode};
 use crate::span::Span;
-use crate::uri::table::{SCHEME, URI};
-use crate::uri::{ParseErrorKind, UriRef};
+use crate::uri::table::URI;
+use crate::uri::{ParseError, UriRef};
 
-/// How far before a `:` the core looks (scheme, `URL:`, `<`, quote prefix).
-pub const LOOKBACK: usize = 256;
-
-/// How far past `max_candidate_len` the core may look (page-break lines).
-pub const SLACK: usize = 1024;
-
-/// The longest scheme considered.
-const MAX_SCHEME: usize = 64;
-
-/// The longest known scheme is shorter than this.
-const MAX_KNOWN_SCHEME: usize = 40;
-
-/// The shortest known scheme recognized after glued text.
-const MIN_GLUED_SCHEME: usize = 3;
-
-/// A view of the input: `hay` starts at absolute offset `offset`.
-pub struct Window<'h> {
-    pub hay: &'h [u8],
-    pub offset: usize,
-    /// True when `hay` ends where the input ends.
-    pub eof: bool,
+/// The candidate being read: its scheme, in its window.
+pub(super) struct Candidate<'w, 'h> {
+    win: &'w Window<'h>,
+    scheme: Scheme,
 }
 
-/// Scanning state carried from one call of [`Scanner::step`] to the next.
-///
-/// # Invariants
-///
-/// Every offset is absolute. `pos` only grows; `lines` has counted the line
-/// breaks before `lines.counted`, which is at most the start of any URI not
-/// yet reported.
-#[derive(Debug, Default)]
-pub struct State {
-    /// The next byte to look for a `:` from.
-    pub pos: usize,
-    /// A known run of URI bytes: a bare URI starting inside it ends at its end.
-    bare_run: Range<usize>,
-    /// True while skipping the rest of a run of URI bytes that was too long
-    /// to be a candidate: it is given up whole, not scanned from inside.
-    in_long_run: bool,
-    pub lines: Lines,
-}
-
-/// 1-based line numbers, counted lazily up to each reported URI.
-#[derive(Debug)]
-pub struct Lines {
-    line: u64,
-    line_start: usize,
-    pub counted: usize,
-}
-
-impl Default for Lines {
-    fn default() -> Lines {
-        Lines {
-            line: 1,
-            line_start: 0,
-            counted: 0,
-        }
-    }
-}
-
-impl Lines {
-    /// Counts the line breaks of `win` up to absolute offset `to`.
-    pub fn advance(&mut self, win: &Window<'_>, to: usize) {
-        if to <= self.counted {
-            return;
-        }
-        let bytes = &win.hay[self.counted - win.offset..to - win.offset];
-        let breaks = count_line_breaks(bytes);
-        if breaks > 0 {
-            self.line += breaks as u64;
-            let last = memchr::memrchr(b'\n', bytes).expect("a line break was counted");
-            self.line_start = self.counted + last + 1;
-        }
-        self.counted = to;
-    }
-
-    /// The line and byte column of absolute offset `at` (counted already).
-    fn position(&self, at: usize) -> (u64, u64) {
-        debug_assert!(self.counted == at);
-        (self.line, (at - self.line_start + 1) as u64)
-    }
-}
-
-/// Counts the `\n` bytes of `bytes`, in chunks small enough for byte-wide
-/// counters, which the compiler turns into vector code.
-fn count_line_breaks(bytes: &[u8]) -> usize {
-    const CHUNK: usize = 255;
-    let mut total = 0;
-    for chunk in bytes.chunks(CHUNK) {
-        let in_chunk: u8 = chunk.iter().map(|&b| u8::from(b == b'\n')).sum();
-        total += usize::from(in_chunk);
-    }
-    total
-}
-
-/// What one call of [`Scanner::step`] did.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Step {
-    /// Looked at one `:` (and may have emitted events).
-    Progress,
-    /// The window ends before the next `:` can be decided.
-    NeedMore,
-    /// No `:` is left in the window.
-    Exhausted,
-}
-
-/// What the core reports.
-pub enum Event<'h> {
-    Found(Found<'h>),
-    /// A candidate longer than `max_candidate_len`, given up on: the
-    /// absolute offset of its first byte and its line.
-    TooLong {
-        start: usize,
-        line: u64,
-    },
-}
-
-/// A scheme found before a `:`.
-struct Scheme {
-    start: usize,
-    /// True when `://` follows.
-    slashes: bool,
-}
-
-/// How a candidate is delimited, found by looking before its scheme.
+/// What bounds a candidate, found by looking before its scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Around {
     Angle { url_prefix: bool },
     Quote,
     None,
 }
 
-impl Scanner {
-    /// Looks at the next `:` at or after `state.pos` and emits what it
-    /// starts. Offsets in `state` are absolute; `win` must hold the
-    /// [`LOOKBACK`] bytes before `state.pos` (or start at offset 0).
-    pub(crate) fn step<'h>(
-        &self,
-        win: &Window<'h>,
-        state: &mut State,
-        emit: &mut impl FnMut(Event<'h>),
-    ) -> Step {
-        let hay = win.hay;
-        let mut from = state.pos - win.offset;
-        if state.in_long_run {
-            from += hay[from..].iter().take_while(|&&b| URI.contains(b)).count();
-            state.pos = win.offset + from;
-            if from == hay.len() && !win.eof {
-                return Step::Exhausted; // the run goes on in the next window
-            }
-            state.in_long_run = false;
-        }
-        // Most `:` in text cannot end a scheme: a space or a line end
-        // follows (`Note: `, `From: `), no scheme byte precedes, or digits
-        // stand on both sides (`12:30`). They, and the colons with no
-        // scheme before them, are passed over here, in one loop.
-        let mut colons = memchr::memchr_iter(b':', &hay[from..]).map(|p| from + p);
-        let (colon, scheme) = loop {
-            let Some(colon) = colons.next() else {
-                state.pos = win.offset + hay.len();
-                return Step::Exhausted;
-            };
-            let before = colon.checked_sub(1).map(|i| hay[i]);
-            if !before.is_some_and(|b| SCHEME.contains(b)) {
-                continue;
-            }
-            match hay.get(colon + 1) {
-                Some(&b) if !URI.contains(b) => continue,
-                Some(&b) if b.is_ascii_digit() && before.is_some_and(|b| b.is_ascii_digit()) => {
-                    continue
-                }
-                Some(_) => {}
-                None if win.eof => continue,
-                None => {
-                    state.pos = win.offset + colon;
-                    return Step::NeedMore;
-                }
-            }
-            match self.scheme_before(win, colon) {
-                Ok(Some(scheme)) => break (colon, scheme),
-                Ok(None) => {}
-                Err(NeedMore) => {
-                    state.pos = win.offset + colon;
-                    return Step::NeedMore;
-                }
-            }
-        };
-        match self.candidate(win, state, scheme, colon, emit) {
-            Ok(resume) => {
-                state.pos = win.offset + resume;
-                Step::Progress
-            }
-            Err(NeedMore) => {
-                state.pos = win.offset + colon;
-                Step::NeedMore
-            }
+/// How a URI was written, for its report.
+#[derive(Clone, Copy, Debug)]
+struct Flags {
+    delimiter: Delimiter,
+    wrapped: bool,
+    url_prefix: bool,
+    hyphen_break: bool,
+}
+
+impl Flags {
+    fn bare(delimiter: Delimiter) -> Flags {
+        Flags {
+            delimiter,
+            wrapped: false,
+            url_prefix: false,
+            hyphen_break: false,
         }
     }
+}
 
-    /// Finds the scheme that ends at `colon`, if one starts a candidate.
-    fn scheme_before(&self, win: &Window<'_>, colon: usize) -> Result<Option<Scheme>, NeedMore> {
-        let hay = win.hay;
-        let floor = colon.saturating_sub(LOOKBACK.min(MAX_SCHEME));
-        let mut run = colon;
-        while run > floor && SCHEME.contains(hay[run - 1]) {
-            run -= 1;
-        }
-        // A run that goes on past the limit has no word boundary of its own.
-        let bounded = run == 0 || !SCHEME.contains(hay[run - 1]);
-        if hay.len() < colon + 3 && !win.eof {
-            return Err(NeedMore);
-        }
-        let slashes = hay[colon + 1..].starts_with(b"//");
-        let after = hay.get(colon + 1).copied();
-        if !slashes && !after.is_some_and(|b| URI.contains(b) && b != b':') {
-            return Ok(None); // `News: …`, `data: …`, `Re:` at a line end, `DNS::Net`
-        }
-        let word = (run..colon).find(|&i| hay[i].is_ascii_alphabetic());
-        let Some(word) = word else {
-            return Ok(None); // `12:30`
-        };
-        // A scheme right after another `:` is a piece of something else
-        // (`2001:db8:aaa:bbb`, `jabber:server:dialback`), unless that `:`
-        // ends the `URL:` prefix.
-        if bounded && run > 0 && hay[run - 1] == b':' {
-            let url_prefix = run >= 4 && hay[run - 4..run - 1].eq_ignore_ascii_case(b"url");
-            if !url_prefix {
-                return Ok(None);
-            }
-        }
-        if bounded {
-            let name = &hay[word..colon];
-            if name.eq_ignore_ascii_case(b"url") {
-                return Ok(None); // the `URL:` prefix of Appendix C
-            }
-            if schemes::is_known(name) {
-                return Ok(Some(Scheme {
-                    start: word,
-                    slashes,
-                }));
-            }
-        }
-        // Text glued before a known scheme is not part of it:
-        // `post.https://`, `can...http:`, quoted-printable's `=3Dhttp://`.
-        // Only after a `.`, a digit or `=3D`: a word's end is not a scheme
-        // (`broadcast:`), nor is what follows `+` (`git+ssh://`).
-        let glued = (word + 1..colon)
-            .filter(|&i| colon - i >= MIN_GLUED_SCHEME && colon - i <= MAX_KNOWN_SCHEME)
-            .find(|&i| {
-                let after_glue = matches!(hay[i - 1], b'.' | b'0'..=b'9')
-                    || (i >= 3 && hay[i - 3..i].eq_ignore_ascii_case(b"=3d"));
-                after_glue && hay[i].is_ascii_alphabetic() && schemes::is_known(&hay[i..colon])
-            });
-        if let Some(start) = glued {
-            return Ok(Some(Scheme { start, slashes }));
-        }
-        let unknown_ok = bounded && (slashes || self.config.any_scheme);
-        Ok(unknown_ok.then_some(Scheme {
-            start: word,
-            slashes,
-        }))
+impl<'h> Candidate<'_, 'h> {
+    /// Its first byte, in the window.
+    fn start(&self) -> usize {
+        self.scheme.start
     }
 
-    /// Reads the candidate whose scheme starts at `scheme.start`; emits what
-    /// it finds and returns where to look for the next `:`.
-    fn candidate<'h>(
-        &self,
+    /// The scheme's name.
+    fn name(&self) -> &'h [u8] {
+        &self.win.hay[self.scheme.start..self.scheme.colon]
+    }
+
+    /// An absolute offset, from one in the window.
+    fn abs(&self, at: usize) -> usize {
+        self.win.offset + at
+    }
+
+    /// Returns true if and only if `len` bytes of candidate hold nothing
+    /// after `scheme:` (or `scheme://`).
+    fn is_empty_after_scheme(&self, end: usize) -> bool {
+        end <= self.scheme.colon + 1 + 2 * usize::from(self.scheme.slashes)
+    }
+
+    /// Stage 1: looks before the scheme for `"`, or for `<` with optional
+    /// whitespace and an optional `URL:` prefix between.
+    fn delimiter(&self) -> Around {
+        let hay = self.win.hay;
+        let start = self.start();
+        let floor = self.scheme.colon.saturating_sub(LOOKBACK);
+        if start > floor && hay[start - 1] == b'"' {
+            return Around::Quote;
+        }
+        let skip_space = |mut i: usize| {
+            while i > floor && matches!(hay[i - 1], b' ' | b'\t' | b'\r' | b'\n') {
+                i -= 1;
+            }
+            crate::work::examined(start - i + 1);
+            i
+        };
+        let mut i = skip_space(start);
+        let mut url_prefix = false;
+        if i >= floor + 4 && hay[i - 4..i].eq_ignore_ascii_case(b"url:") {
+            url_prefix = true;
+            i = skip_space(i - 4);
+        }
+        if i > floor && hay[i - 1] == b'<' {
+            Around::Angle { url_prefix }
+        } else {
+            Around::None
+        }
+    }
+}
+
+impl Core<'_> {
+    /// Reads the candidate that `scheme` starts; reports what it gives and
+    /// returns where to look for the next `:` (in the window).
+    pub(super) fn read_candidate<'h, R: Report<'h>>(
+        &mut self,
         win: &Window<'h>,
-        state: &mut State,
         scheme: Scheme,
-        colon: usize,
-        emit: &mut impl FnMut(Event<'h>),
+        emit: &mut Emit<'_, R>,
     ) -> Result<usize, NeedMore> {
-        let hay = win.hay;
-        let start = scheme.start;
-        let around = around(hay, start, colon);
+        let c = Candidate { win, scheme };
+        let around = c.delimiter();
         if let Around::Angle { url_prefix } = around {
-            let cx = unwrap::Context {
-                quote_prefix: quote_prefix(win, start, colon),
-                limit: start + self.config.max_candidate_len,
-                eof: win.eof,
-            };
-            match unwrap::read(hay, start, &cx) {
-                Angle::NeedMore => return Err(NeedMore),
-                Angle::NotUri => {}
-                Angle::Closed(u) => {
-                    if self.emit_angle(win, state, &scheme, colon, &u, url_prefix, emit) {
-                        return Ok(u.close + 1);
-                    }
+            if c.abs(c.start()) >= self.angles_from {
+                if let Some(resume) = self.read_angle(&c, url_prefix, emit)? {
+                    return Ok(resume);
                 }
             }
         }
-        // Bare (or quoted): a run of URI bytes.
-        let abs = win.offset + start;
-        let end = if state.bare_run.contains(&abs) {
-            state.bare_run.end - win.offset
+        let delimiter = if around == Around::Quote {
+            Delimiter::Quote
         } else {
-            let limit = hay.len().min(start + self.config.max_candidate_len);
-            let len = hay[start..limit]
-                .iter()
-                .take_while(|&&b| URI.contains(b))
-                .count();
-            if start + len == hay.len() && !win.eof {
-                return Err(NeedMore);
-            }
-            start + len
+            Delimiter::None
         };
-        if end - start >= self.config.max_candidate_len {
-            state.lines.advance(win, abs);
-            let (line, _) = state.lines.position(abs);
-            emit(Event::TooLong { start: abs, line });
-            state.in_long_run = true;
-            return Ok(end);
-        }
-        state.bare_run = abs..win.offset + end;
-        let quoted = matches!(around, Around::Quote) && hay.get(end) == Some(&b'"');
-        let (end, delimiter) = if quoted {
-            (end, Delimiter::Quote)
-        } else {
-            (start + trimmed_len(&hay[start..end]), Delimiter::None)
+        self.read_bare(&c, delimiter, emit)
+    }
+
+    /// Stage 2: the inside of `<...>`. Returns where to resume when the
+    /// brackets held a URI (or a candidate too long to look at), `None`
+    /// when the text is to be read by the bare rules instead.
+    fn read_angle<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        url_prefix: bool,
+        emit: &mut Emit<'_, R>,
+    ) -> Result<Option<usize>, NeedMore> {
+        let cx = unwrap::Context {
+            quote_depth: self.quote_depth(c),
+            limit: c.start() + self.scanner.config.max_candidate_len,
+            eof: c.win.eof,
         };
-        if end <= colon + 1 + 2 * usize::from(scheme.slashes) {
-            return Ok(colon + 1); // nothing after `scheme:` or `scheme://`
-        }
-        let text = &hay[start..end];
-        match UriRef::parse_bytes(text) {
-            Ok(uri) if self.shape_ok(&scheme, colon, &hay[..end]) => {
-                let text = Cow::Borrowed(uri.as_str());
-                emit(Event::Found(self.found(
-                    win,
-                    state,
-                    start..end,
-                    text,
-                    delimiter,
-                    Flags::default(),
-                    None,
-                )));
-                Ok(end)
-            }
-            Ok(_) => Ok(colon + 1),
-            Err(e) => {
-                if self.config.report_invalid {
-                    let text = String::from_utf8_lossy(text);
-                    emit(Event::Found(self.found(
-                        win,
-                        state,
-                        start..end,
-                        text,
-                        delimiter,
-                        Flags::default(),
-                        Some(e),
-                    )));
+        match unwrap::read(c.win.hay, c.start(), &cx) {
+            Angle::NeedMore => Err(NeedMore),
+            Angle::NotUri {
+                page_break_failed_at,
+            } => {
+                if let Some(at) = page_break_failed_at {
+                    self.angles_from = c.abs(at);
                 }
-                // A bad percent-encoding or a forbidden byte spoils every
-                // candidate that would contain it: skip to it.
-                let spoiled = matches!(
-                    e.kind(),
-                    ParseErrorKind::PercentEncoding
-                        | ParseErrorKind::Path
-                        | ParseErrorKind::Query
-                        | ParseErrorKind::Fragment
-                ) && !matches!(text[e.index()], b'[' | b']');
-                Ok(if spoiled {
-                    (start + e.index()).max(colon + 1)
-                } else {
-                    colon + 1
-                })
+                Ok(None)
             }
+            Angle::TooLong => {
+                // Given up whole: its first line is not a URI of its own.
+                let start = c.abs(c.start());
+                let (line, _) = self.position(c.win, start);
+                emit.too_long(start, line);
+                self.in_long_run = true;
+                Ok(Some(c.start()))
+            }
+            Angle::Closed(u) => Ok(self
+                .validate_angle(c, &u, url_prefix, emit)
+                .then_some(u.close + 1)),
         }
     }
 
-    /// Emits the URI(s) read inside angle brackets; returns false when the
-    /// content is not a URI.
-    #[allow(clippy::too_many_arguments)]
-    fn emit_angle<'h>(
-        &self,
-        win: &Window<'h>,
-        state: &mut State,
-        scheme: &Scheme,
-        colon: usize,
-        u: &unwrap::Unwrapped,
+    /// The depth of the mail quote prefix (`>`, `> >`, `>>`) of the line
+    /// where the candidate starts: 0 when there is none, or when the line
+    /// starts more than [`LOOKBACK`] bytes before the `:`. Read once per
+    /// line.
+    fn quote_depth(&mut self, c: &Candidate<'_, '_>) -> usize {
+        let start = c.abs(c.start());
+        self.lines.advance(c.win, start);
+        let line_start = self.lines.line_start;
+        if c.abs(c.scheme.colon) - line_start > LOOKBACK {
+            return 0;
+        }
+        if let Some((cached_line, depth)) = self.quote {
+            if cached_line == line_start {
+                return depth;
+            }
+        }
+        let line = &c.win.hay[line_start - c.win.offset..c.start()];
+        let run = line.iter().take_while(|&&b| b == b'>' || b == b' ').count();
+        crate::work::examined(run + 1);
+        let depth = if line.first() == Some(&b'>') {
+            line[..run].iter().filter(|&&b| b == b'>').count()
+        } else {
+            0
+        };
+        self.quote = Some((line_start, depth));
+        depth
+    }
+
+    /// Validates and reports the reading(s) of a bracketed candidate (one,
+    /// or two when a hyphen ends a line and [`HyphenMode::Both`] asks for
+    /// both). Returns false, reporting nothing, when a reading is not a URI.
+    fn validate_angle<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        u: &Unwrapped,
         url_prefix: bool,
-        emit: &mut impl FnMut(Event<'h>),
+        emit: &mut Emit<'_, R>,
     ) -> bool {
-        let hay = win.hay;
         let hyphen = !u.line_end_hyphens.is_empty();
-        let readings: &[bool] = match (hyphen, self.config.hyphen) {
+        let readings: &[bool] = match (hyphen, self.scanner.config.hyphen) {
             (false, _) | (true, HyphenMode::Keep) => &[true],
             (true, HyphenMode::Drop) => &[false],
             (true, HyphenMode::Both) => &[true, false],
         };
         let mut texts = Vec::with_capacity(readings.len());
         for &keep_hyphens in readings {
-            // The pieces of this reading: without their line-end hyphen
-            // when it is dropped (a piece may end up empty).
-            let pieces: Vec<Range<usize>> = u
-                .pieces
-                .iter()
-                .map(|p| {
-                    let drop = !keep_hyphens && u.line_end_hyphens.contains(&(p.end - 1));
-                    p.start..p.end - usize::from(drop)
-                })
-                .filter(|p| !p.is_empty())
-                .collect();
-            // INVARIANT: the first piece starts with the scheme, never a `-`.
-            let span = pieces[0].start..pieces[pieces.len() - 1].end;
-            let text: Cow<'h, [u8]> = if pieces.len() == 1 {
-                Cow::Borrowed(&hay[span.clone()])
-            } else {
-                let mut joined = Vec::with_capacity(span.len());
-                for piece in pieces {
-                    joined.extend_from_slice(&hay[piece]);
-                }
-                Cow::Owned(joined)
-            };
-            let rest_start = colon + 1 - scheme.start;
-            let valid = text.len() > rest_start + 2 * usize::from(scheme.slashes)
+            let (text, span) = u.reading(c.win.hay, keep_hyphens);
+            let rest_start = c.scheme.colon + 1 - c.start();
+            let valid = !c.is_empty_after_scheme(c.start() + text.len())
                 && UriRef::parse_bytes(&text).is_ok()
-                && (scheme.slashes
-                    || schemes::has_required_shape(
-                        &hay[scheme.start..colon],
-                        &text[rest_start.min(text.len())..],
-                    ));
+                && c.scheme.accepts(
+                    c.name(),
+                    &text[rest_start..],
+                    &mut |b| memchr::memchr(b, &text[rest_start..]).is_some(),
+                    self.scanner.config.any_scheme,
+                );
+            crate::work::examined(text.len());
             if !valid {
                 return false;
             }
             texts.push((text, span));
         }
+        let flags = Flags {
+            delimiter: Delimiter::Angle,
+            wrapped: u.pieces.len() > 1,
+            url_prefix,
+            hyphen_break: hyphen,
+        };
         for (text, span) in texts {
             let text = match text {
-                Cow::Borrowed(b) => {
-                    Cow::Borrowed(std::str::from_utf8(b).expect("a parsed URI is ASCII"))
-                }
+                Cow::Borrowed(b) => Cow::Borrowed(ascii(b)),
                 Cow::Owned(v) => Cow::Owned(String::from_utf8(v).expect("a parsed URI is ASCII")),
             };
-            let flags = Flags {
-                wrapped: u.pieces.len() > 1,
-                url_prefix,
-                hyphen_break: hyphen,
-            };
-            emit(Event::Found(self.found(
-                win,
-                state,
-                span,
-                text,
-                Delimiter::Angle,
-                flags,
-                None,
-            )));
+            self.report(c.win, span, text, flags, None, emit);
         }
         true
     }
 
-    /// For a scheme used without `//`: the shape its specification gives.
-    fn shape_ok(&self, scheme: &Scheme, colon: usize, hay: &[u8]) -> bool {
-        scheme.slashes
-            || self.config.any_scheme && !schemes::is_known(&hay[scheme.start..colon])
-            || schemes::has_required_shape(&hay[scheme.start..colon], &hay[colon + 1..])
+    /// Stage 3: a bare (or quoted) candidate, a run of URI bytes: measured
+    /// once per run, then trimmed.
+    fn read_bare<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        delimiter: Delimiter,
+        emit: &mut Emit<'_, R>,
+    ) -> Result<usize, NeedMore> {
+        let hay = c.win.hay;
+        let start = c.start();
+        let abs = c.abs(start);
+        let max = self.scanner.config.max_candidate_len;
+        let run_end = if self.run.contains(abs) {
+            self.run.end() - c.win.offset
+        } else {
+            let limit = hay.len().min(start + max);
+            let len = hay[start..limit]
+                .iter()
+                .take_while(|&&b| URI.contains(b))
+                .count();
+            crate::work::examined(len + 1);
+            if start + len == hay.len() && !c.win.eof {
+                return Err(NeedMore);
+            }
+            if len >= max {
+                let (line, _) = self.position(c.win, abs);
+                emit.too_long(abs, line);
+                self.in_long_run = true;
+                return Ok(start + len);
+            }
+            self.run.start(abs..abs + len, &hay[start..start + len]);
+            start + len
+        };
+        let quoted = delimiter == Delimiter::Quote && hay.get(run_end) == Some(&b'"');
+        let (end, delimiter) = if quoted {
+            (run_end, Delimiter::Quote)
+        } else if self.run.may_trim() {
+            let brackets = self.run.brackets(hay, c.win.offset, abs);
+            let len = trimmed_len(&hay[start..run_end], brackets);
+            (start + len, Delimiter::None)
+        } else {
+            (run_end, Delimiter::None)
+        };
+        if c.is_empty_after_scheme(end) {
+            return Ok(c.scheme.colon + 1);
+        }
+        Ok(self.validate_bare(c, start..end, Flags::bare(delimiter), emit))
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn found<'h>(
-        &self,
+    /// Stage 4: the scheme's shape, what the run's failed candidates
+    /// proved, then the parser. Reports the URI (or, on request, the first
+    /// invalid candidate of the run) and returns where to resume.
+    fn validate_bare<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        span: Range<usize>,
+        flags: Flags,
+        emit: &mut Emit<'_, R>,
+    ) -> usize {
+        let (hay, offset) = (c.win.hay, c.win.offset);
+        let colon = c.scheme.colon;
+        let next = colon + 1;
+        let run = &mut self.run;
+        let (rest_from, rest_to) = (offset + next, offset + span.end);
+        let shaped = c.scheme.accepts(
+            c.name(),
+            &hay[next..span.end],
+            &mut |b| run.has(hay, offset, b, rest_from, rest_to),
+            self.scanner.config.any_scheme,
+        );
+        if !shaped {
+            return next;
+        }
+        let (start, end) = (c.abs(span.start), c.abs(span.end));
+        if self.run.dooms(start, c.abs(colon), c.scheme.slashes, end) {
+            return next;
+        }
+        let text = &hay[span.clone()];
+        match UriRef::parse_bytes(text) {
+            Ok(uri) => {
+                let end = span.end;
+                self.report(c.win, span, Cow::Borrowed(uri.as_str()), flags, None, emit);
+                end
+            }
+            Err(e) => {
+                if self.scanner.config.report_invalid && !self.run.reported_invalid {
+                    self.run.reported_invalid = true;
+                    let text = String::from_utf8_lossy(text);
+                    self.report(c.win, span.clone(), text, flags, Some(e), emit);
+                }
+                match self.run.learn(text, start, e) {
+                    Some(spoiled) => (spoiled - offset).max(next),
+                    None => next,
+                }
+            }
+        }
+    }
+
+    /// Stage 5: reports one URI (or invalid candidate) at `span` of the
+    /// window.
+    fn report<'h, R: Report<'h>>(
+        &mut self,
         win: &Window<'h>,
-        state: &mut State,
         span: Range<usize>,
         text: Cow<'h, str>,
-        delimiter: Delimiter,
         flags: Flags,
-        error: Option<crate::uri::ParseError>,
-    ) -> Found<'h> {
+        error: Option<ParseError>,
+        emit: &mut Emit<'_, R>,
+    ) {
         let start = win.offset + span.start;
-        state.lines.advance(win, start);
-        let (line, column) = state.lines.position(start);
-        Found {
+        let (line, column) = self.position(win, start);
+        emit.found(Found {
             text,
             span: Span::new(start, win.offset + span.end),
             line,
             column,
-            delimiter,
+            delimiter: flags.delimiter,
             wrapped: flags.wrapped,
             url_prefix: flags.url_prefix,
             hyphen_break: flags.hyphen_break,
             error,
-        }
+            mail: None,
+        });
     }
 }
 
-/// The input ended (not at end of stream) before a decision.
-pub struct NeedMore;
-
-#[derive(Default)]
-struct Flags {
-    wrapped: bool,
-    url_prefix: bool,
-    hyphen_break: bool,
-}
-
-/// Looks before the scheme at `start` for `"`, or `<` with optional
-/// whitespace and an optional `URL:` prefix between.
-fn around(hay: &[u8], start: usize, colon: usize) -> Around {
-    let floor = colon.saturating_sub(LOOKBACK);
-    if start > floor && hay[start - 1] == b'"' {
-        return Around::Quote;
-    }
-    let skip_space = |mut i: usize| {
-        while i > floor && matches!(hay[i - 1], b' ' | b'\t' | b'\r' | b'\n') {
-            i -= 1;
-        }
-        i
-    };
-    let mut i = skip_space(start);
-    let mut url_prefix = false;
-    if i >= floor + 4 && hay[i - 4..i].eq_ignore_ascii_case(b"url:") {
-        url_prefix = true;
-        i = skip_space(i - 4);
-    }
-    if i > floor && hay[i - 1] == b'<' {
-        Around::Angle { url_prefix }
-    } else {
-        Around::None
-    }
-}
-
-/// The mail quote prefix (`>`, `> >`, `>>`) of the line that holds `start`,
-/// without trailing spaces; empty when there is none or the line starts
-/// more than [`LOOKBACK`] bytes before the `:`.
-fn quote_prefix<'h>(win: &Window<'h>, start: usize, colon: usize) -> &'h [u8] {
-    let hay = win.hay;
-    let floor = colon.saturating_sub(LOOKBACK);
-    let line_start = match memchr::memrchr(b'\n', &hay[floor..start]) {
-        Some(p) => floor + p + 1,
-        None if win.offset + floor == 0 => 0,
-        None => return b"",
-    };
-    let line = &hay[line_start..start];
-    let len = line.iter().take_while(|&&b| b == b'>' || b == b' ').count();
-    let prefix = &line[..len];
-    let trimmed = prefix.len() - prefix.iter().rev().take_while(|&&b| b == b' ').count();
-    if prefix.first() == Some(&b'>') {
-        &prefix[..trimmed]
-    } else {
-        b""
-    }
+/// The text of a parsed URI, which is ASCII.
+fn ascii(bytes: &[u8]) -> &str {
+    std::str::from_utf8(bytes).expect("a parsed URI is ASCII")
 }

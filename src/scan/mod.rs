@@ -73,6 +73,9 @@
 //! [`UriRef`]: crate::UriRef
 
 mod candidate;
+mod core;
+mod cut;
+mod run;
 mod schemes;
 mod stream;
 mod trim;
@@ -82,7 +85,9 @@ use std::borrow::Cow;
 use std::collections::VecDeque;
 use std::io;
 
-use self::candidate::{Event, State, Step, Window};
+pub(crate) use self::core::{Core, Window, LOOKBACK};
+use self::core::{Report, Step, ToSink};
+pub(crate) use self::cut::is_safe_cut;
 
 use crate::span::Span;
 use crate::uri::ParseError;
@@ -122,6 +127,41 @@ pub struct Found<'h> {
     url_prefix: bool,
     hyphen_break: bool,
     error: Option<ParseError>,
+    mail: Option<InMessage<'h>>,
+}
+
+/// Where in a message a URI was found, for input read as mail (see
+/// [`crate::mail`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InMessage<'h> {
+    pub(crate) message_id: Option<Cow<'h, str>>,
+    pub(crate) message_line: u64,
+    pub(crate) part: Cow<'h, str>,
+}
+
+impl InMessage<'_> {
+    /// The message's `Message-ID`, without its angle brackets, if it has one.
+    pub fn message_id(&self) -> Option<&str> {
+        self.message_id.as_deref()
+    }
+    /// The 1-based line of the input where the message starts (its `From `
+    /// line in an mbox).
+    pub fn message_line(&self) -> u64 {
+        self.message_line
+    }
+    /// Where in the message: `text/plain`, `text/html` (or another `text/`
+    /// type), `header:List-Archive`, `preamble`, `epilogue`, or `raw` for
+    /// text that could not be decoded.
+    pub fn part(&self) -> &str {
+        &self.part
+    }
+    fn into_owned(self) -> InMessage<'static> {
+        InMessage {
+            message_id: self.message_id.map(|id| Cow::Owned(id.into_owned())),
+            message_line: self.message_line,
+            part: Cow::Owned(self.part.into_owned()),
+        }
+    }
 }
 
 impl<'h> Found<'h> {
@@ -133,17 +173,23 @@ impl<'h> Found<'h> {
     pub fn as_bytes(&self) -> &[u8] {
         self.text.as_bytes()
     }
-    /// Byte span in the input, delimiters excluded (offsets from the start of the stream).
+    /// Byte span in the input, delimiters excluded (offsets from the start
+    /// of the stream; the end is exclusive). In mail, the span of the URI's
+    /// text in the file as it was written, encoded (see [`crate::mail`]).
     pub fn span(&self) -> Span {
         self.span
     }
-    /// 1-based line of the first byte.
+    /// 1-based line of the first byte (in mail, the line of the file).
     pub fn line(&self) -> u64 {
         self.line
     }
     /// 1-based column of the first byte, counted in bytes.
     pub fn column(&self) -> u64 {
         self.column
+    }
+    /// Where in a message the URI was found, for input read as mail.
+    pub fn message(&self) -> Option<&InMessage<'h>> {
+        self.mail.as_ref()
     }
     /// What bounded the URI.
     pub fn delimiter(&self) -> Delimiter {
@@ -168,16 +214,41 @@ impl<'h> Found<'h> {
 }
 
 impl Found<'_> {
+    /// This find placed elsewhere: its text borrowed, at `span`, `line` and
+    /// `column`, in a message.
+    pub(crate) fn placed<'a>(
+        &'a self,
+        span: Span,
+        line: u64,
+        column: u64,
+        mail: InMessage<'a>,
+    ) -> Found<'a> {
+        Found {
+            text: Cow::Borrowed(&self.text),
+            span,
+            line,
+            column,
+            delimiter: self.delimiter,
+            wrapped: self.wrapped,
+            url_prefix: self.url_prefix,
+            hyphen_break: self.hyphen_break,
+            error: self.error,
+            mail: Some(mail),
+        }
+    }
+
     /// Returns the match with its text owned, free of the input's lifetime.
     pub fn into_owned(self) -> Found<'static> {
         Found {
             text: Cow::Owned(self.text.into_owned()),
+            mail: self.mail.map(InMessage::into_owned),
             ..self
         }
     }
 }
 
-/// Receives what [`Scanner::scan_reader`] finds, in order of appearance.
+/// Receives what a scan finds, in order of appearance: the one protocol of
+/// every scan, of a slice, a stream or mail.
 ///
 /// Closures `FnMut(&Found<'_>) -> io::Result<bool>` are sinks. Returning
 /// `Ok(false)` stops the scan; an error stops it and is returned.
@@ -190,6 +261,15 @@ pub trait Sink {
     /// line. Does nothing by default.
     fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {
         let _ = (start, line);
+        Ok(true)
+    }
+
+    /// Called for a problem that did not stop the scan: in mail, a message
+    /// or part that could not be decoded as it says (what could be decoded
+    /// is scanned), with the line where the message starts. Does nothing by
+    /// default.
+    fn warning(&mut self, line: u64, warning: &str) -> io::Result<bool> {
+        let _ = (line, warning);
         Ok(true)
     }
 }
@@ -291,14 +371,19 @@ impl Scanner {
         ScannerBuilder::new()
     }
 
+    /// The longest candidate this scanner looks at, in bytes (see
+    /// [`ScannerBuilder::max_candidate_len`]).
+    pub fn max_candidate_len(&self) -> usize {
+        self.config.max_candidate_len
+    }
+
     /// Iterates over the URIs in `haystack`, in order of appearance.
     /// Candidates longer than the maximum candidate length are skipped; use
     /// [`Scanner::scan_slice`] to hear about them.
     pub fn find_iter<'s, 'h>(&'s self, haystack: &'h [u8]) -> FindIter<'s, 'h> {
         FindIter {
-            scanner: self,
+            core: Core::new(self),
             haystack,
-            state: State::default(),
             queue: VecDeque::new(),
             done: false,
         }
@@ -316,19 +401,26 @@ impl Scanner {
             offset: 0,
             eof: true,
         };
-        let mut state = State::default();
+        self.scan_window(&win, &mut Core::new(self), &mut sink)
+            .map(|_| ())
+    }
+
+    /// Scans the whole of `win` (which must end where its input ends) from
+    /// `core`'s position, calling `sink`. Returns false when the sink asked
+    /// to stop.
+    pub(crate) fn scan_window<S: Sink + ?Sized>(
+        &self,
+        win: &Window<'_>,
+        core: &mut Core<'_>,
+        sink: &mut S,
+    ) -> io::Result<bool> {
+        debug_assert!(win.eof, "a window scanned whole ends with its input");
+        let mut report = ToSink(sink);
         loop {
-            let mut outcome: io::Result<bool> = Ok(true);
-            let step = self.step(&win, &mut state, &mut |event| {
-                if let Ok(true) = outcome {
-                    outcome = match event {
-                        Event::Found(f) => sink.found(&f),
-                        Event::TooLong { start, line } => sink.too_long(start, line),
-                    };
-                }
-            });
-            if !outcome? || step != Step::Progress {
-                return Ok(());
+            match core.step(win, &mut report)? {
+                Step::Progress => {}
+                Step::Stopped => return Ok(false),
+                Step::Exhausted | Step::NeedMore => return Ok(true),
             }
         }
     }
@@ -376,11 +468,23 @@ impl Scanner {
 /// Iterator over the URIs in a slice; see [`Scanner::find_iter`].
 #[derive(Debug)]
 pub struct FindIter<'s, 'h> {
-    scanner: &'s Scanner,
+    core: Core<'s>,
     haystack: &'h [u8],
-    state: State,
     queue: VecDeque<Found<'h>>,
     done: bool,
+}
+
+/// The slice iterator's receiver: URIs wait in a queue until asked for;
+/// over-long candidates are skipped.
+impl<'h> Report<'h> for VecDeque<Found<'h>> {
+    fn found(&mut self, found: Found<'h>) -> io::Result<bool> {
+        self.push_back(found);
+        Ok(true)
+    }
+
+    fn too_long(&mut self, _start: usize, _line: u64) -> io::Result<bool> {
+        Ok(true)
+    }
 }
 
 impl<'h> Iterator for FindIter<'_, 'h> {
@@ -393,12 +497,10 @@ impl<'h> Iterator for FindIter<'_, 'h> {
             eof: true,
         };
         while self.queue.is_empty() && !self.done {
-            let queue = &mut self.queue;
-            let step = self.scanner.step(&win, &mut self.state, &mut |event| {
-                if let Event::Found(f) = event {
-                    queue.push_back(f);
-                }
-            });
+            let step = self
+                .core
+                .step(&win, &mut self.queue)
+                .expect("the queue never fails");
             self.done = step != Step::Progress;
         }
         self.queue.pop_front()

@@ -9,6 +9,118 @@
 //! `tag:`, `data:`, `news:`, `message:`, `session:`), so those must also have
 //! the shape their own specification gives; see [`has_required_shape`].
 
+use super::core::{NeedMore, Window, LOOKBACK};
+use crate::uri::table::{SCHEME, URI};
+
+/// The longest scheme looked for before a `:`.
+const MAX_SCHEME: usize = 64;
+
+/// The shortest known scheme recognized after glued text (`x.ftp:` is not
+/// an `ftp:`, `post.https://` is an `https:`).
+const MIN_GLUED_SCHEME: usize = 3;
+
+/// A scheme that starts a candidate.
+#[derive(Clone, Copy, Debug)]
+pub struct Scheme {
+    /// Where it starts (the candidate's first byte), in the window.
+    pub start: usize,
+    /// Where its `:` is, in the window.
+    pub colon: usize,
+    /// True when `://` follows.
+    pub slashes: bool,
+}
+
+impl Scheme {
+    /// Finds the scheme that ends at `colon`, if one starts a candidate.
+    ///
+    /// Looks back at most [`MAX_SCHEME`] bytes, and at most [`MAX_LEN`]
+    /// positions for a scheme glued to the text before it, each turned away
+    /// by one table lookup unless a known scheme has its first letter and
+    /// length.
+    pub fn before(
+        win: &Window<'_>,
+        colon: usize,
+        any_scheme: bool,
+    ) -> Result<Option<Scheme>, NeedMore> {
+        let hay = win.hay;
+        let floor = colon.saturating_sub(LOOKBACK.min(MAX_SCHEME));
+        let mut run = colon;
+        while run > floor && SCHEME.contains(hay[run - 1]) {
+            run -= 1;
+        }
+        crate::work::examined(colon - run + 1);
+        // A run that goes on past the limit has no word boundary of its own.
+        let bounded = run == 0 || !SCHEME.contains(hay[run - 1]);
+        if hay.len() < colon + 3 && !win.eof {
+            return Err(NeedMore);
+        }
+        let slashes = hay[colon + 1..].starts_with(b"//");
+        let after = hay.get(colon + 1).copied();
+        if !slashes && !after.is_some_and(|b| URI.contains(b) && b != b':') {
+            return Ok(None); // `News: …`, `data: …`, `Re:` at a line end, `DNS::Net`
+        }
+        let Some(word) = (run..colon).find(|&i| hay[i].is_ascii_alphabetic()) else {
+            return Ok(None); // `12:30`
+        };
+        let at = |start| {
+            Some(Scheme {
+                start,
+                colon,
+                slashes,
+            })
+        };
+        // A scheme right after another `:` is a piece of something else
+        // (`2001:db8:aaa:bbb`, `jabber:server:dialback`), unless that `:`
+        // ends the `URL:` prefix.
+        if bounded && run > 0 && hay[run - 1] == b':' {
+            let url_prefix = run >= 4 && hay[run - 4..run - 1].eq_ignore_ascii_case(b"url");
+            if !url_prefix {
+                return Ok(None);
+            }
+        }
+        if bounded {
+            let name = &hay[word..colon];
+            if name.eq_ignore_ascii_case(b"url") {
+                return Ok(None); // the `URL:` prefix of Appendix C
+            }
+            if is_known(name) {
+                return Ok(at(word));
+            }
+        }
+        // Text glued before a known scheme is not part of it:
+        // `post.https://`, `can...http:`, quoted-printable's `=3Dhttp://`.
+        // Only after a `.`, a digit or `=3D`: a word's end is not a scheme
+        // (`broadcast:`), nor is what follows `+` (`git+ssh://`).
+        let glued = (word + 1..colon)
+            .filter(|&i| colon - i >= MIN_GLUED_SCHEME && colon - i < MAX_LEN)
+            .find(|&i| {
+                let after_glue = matches!(hay[i - 1], b'.' | b'0'..=b'9')
+                    || (i >= 3 && hay[i - 3..i].eq_ignore_ascii_case(b"=3d"));
+                after_glue && hay[i].is_ascii_alphabetic() && is_known(&hay[i..colon])
+            });
+        if let Some(start) = glued {
+            return Ok(at(start));
+        }
+        let unknown_ok = bounded && (slashes || any_scheme);
+        Ok(if unknown_ok { at(word) } else { None })
+    }
+
+    /// Returns true if and only if a candidate of this scheme, whose text
+    /// after the `:` is `rest`, has the shape its scheme requires: any
+    /// scheme with `//` does; without it, an unknown scheme does when
+    /// `any_scheme` lets it in, and a known one must pass
+    /// [`has_required_shape`]. `name` is the scheme's text.
+    pub fn accepts(
+        &self,
+        name: &[u8],
+        rest: &[u8],
+        has: &mut dyn FnMut(u8) -> bool,
+        any_scheme: bool,
+    ) -> bool {
+        self.slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
+    }
+}
+
 /// Known schemes, lower case, sorted (binary search).
 ///
 /// The IANA registry's permanent and provisional schemes, plus the uri(7)
@@ -398,7 +510,7 @@ const KNOWN: &[&str] = &[
     "z39.50s",
 ];
 
-/// The longest known scheme, in bytes.
+/// Every known scheme is shorter than this, in bytes.
 const MAX_LEN: usize = 40;
 
 /// For each first letter, bit `n` is set when a known scheme of that letter
@@ -428,6 +540,7 @@ pub fn is_known(scheme: &[u8]) -> bool {
         return false;
     }
     let (from, to) = LETTER_RANGES[(first - b'a') as usize];
+    crate::work::examined(scheme.len());
     KNOWN[from as usize..to as usize]
         .iter()
         .any(|k| k.len() == scheme.len() && k.as_bytes().eq_ignore_ascii_case(scheme))
@@ -449,9 +562,11 @@ const LETTER_RANGES: [(u16, u16); 26] = {
 };
 
 /// For a known scheme used without `//`, returns true if and only if what
-/// follows its `:` (`rest`, the whole remainder of the candidate) has the
-/// shape the scheme's specification requires, for the schemes that are
-/// also common words or that give noise in real text.
+/// follows its `:` has the shape the scheme's specification requires, for
+/// the schemes that are also common words or that give noise in real text.
+/// `rest` is the whole remainder of the candidate; `has` tells whether it
+/// holds a byte (the scanner answers from what it knows of the run, so that
+/// many candidates in one run do not search it again and again).
 ///
 /// - `mailto:` has an `@` or a `?` (RFC 6068: `mailto:?to=…` is allowed).
 /// - `urn:` has a namespace and a `:` after it (RFC 8141: `urn:NID:NSS`).
@@ -470,33 +585,31 @@ const LETTER_RANGES: [(u16, u16); 26] = {
 ///   `tool:`, `at:`, `go:`, `res:`, `things:`, `tv:`, `pack:`, `platform:`,
 ///   `proxy:`, `submit:`, `notes:`, `drop:`, `graph:`, `icon:`, `hyper:`
 ///   are words far more often than URIs; they count only with `//`.
-pub fn has_required_shape(scheme: &[u8], rest: &[u8]) -> bool {
+///
+/// Every check reads a bounded prefix of `rest` or asks `has`.
+pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) -> bool) -> bool {
     let lower = scheme.to_ascii_lowercase();
-    let has = |b: u8| rest.contains(&b);
     let starts_digit_or = |c: u8| rest.first().is_some_and(|&f| f.is_ascii_digit() || f == c);
     match lower.as_slice() {
-        b"mailto" => has(b'@') || rest.first() == Some(&b'?'),
+        b"mailto" => rest.first() == Some(&b'?') || has(b'@'),
         b"urn" => {
-            let nid = rest
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric() || **b == b'-')
-                .count();
-            (1..=32).contains(&nid) && rest.get(nid) == Some(&b':') && rest.len() > nid + 1
+            let nid = prefix_len(rest, MAX_URN_NID + 1, |b| {
+                b.is_ascii_alphanumeric() || b == b'-'
+            });
+            (1..=MAX_URN_NID).contains(&nid) && rest.get(nid) == Some(&b':') && rest.len() > nid + 1
         }
         b"tel" | b"fax" | b"modem" | b"sms" => starts_digit_or(b'+'),
-        b"news" | b"snews" => has(b'.') || has(b'@') || rest == b"*",
+        b"news" | b"snews" => rest == b"*" || has(b'.') || has(b'@'),
         b"info" => {
-            let ns = rest
-                .iter()
-                .take_while(|b| b.is_ascii_alphanumeric())
-                .count();
-            ns > 0 && rest.get(ns) == Some(&b'/') && rest.len() > ns + 1
+            let ns = prefix_len(rest, MAX_INFO_NAMESPACE + 1, |b| b.is_ascii_alphanumeric());
+            (1..=MAX_INFO_NAMESPACE).contains(&ns)
+                && rest.get(ns) == Some(&b'/')
+                && rest.len() > ns + 1
         }
         b"tag" => tag_shape(rest),
         b"data" => has(b','),
         b"geo" => starts_digit_or(b'-'),
-        b"cid" | b"mid" => has(b'@'),
-        b"jabber" => has(b'@'),
+        b"cid" | b"mid" | b"jabber" => has(b'@'),
         b"message" | b"session" | b"service" | b"example" | b"content" | b"content-type"
         | b"feed" | b"drm" | b"ni" | b"query" | b"tool" | b"at" | b"go" | b"res" | b"things"
         | b"tv" | b"pack" | b"platform" | b"proxy" | b"submit" | b"notes" | b"drop" | b"graph"
@@ -505,15 +618,47 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8]) -> bool {
     }
 }
 
+/// RFC 8141: a namespace identifier has at most 32 bytes.
+const MAX_URN_NID: usize = 32;
+
+/// RFC 4452 namespaces are short tokens (`lccn`, `ddc`, `pronom`).
+const MAX_INFO_NAMESPACE: usize = 64;
+
+/// RFC 4151: an authority name is a DNS name (at most 255 bytes) or an
+/// e-mail address (at most 320).
+const MAX_TAG_AUTHORITY: usize = 320;
+
+/// The length of the prefix of `s` whose bytes pass `ok`, looking at most
+/// `limit` bytes.
+fn prefix_len(s: &[u8], limit: usize, ok: impl Fn(u8) -> bool) -> usize {
+    let len = s.iter().take(limit).take_while(|&&b| ok(b)).count();
+    crate::work::examined(len + 1);
+    len
+}
+
 /// `tag:` `taggingEntity ":" specific`, where
-/// `taggingEntity = authorityName "," date` and `date = year ["-" month ["-" day]]`.
+/// `taggingEntity = authorityName "," date` and
+/// `date = year ["-" month ["-" day]]` (four, then two and two digits).
 fn tag_shape(rest: &[u8]) -> bool {
-    let Some(comma) = rest.iter().position(|&b| b == b',') else {
+    let head = &rest[..rest.len().min(MAX_TAG_AUTHORITY + 1)];
+    crate::work::examined(head.len());
+    let Some(comma) = memchr::memchr(b',', head).filter(|&c| c > 0) else {
         return false;
     };
-    let after = &rest[comma + 1..];
-    let year = after.iter().take_while(|b| b.is_ascii_digit()).count();
-    year == 4 && comma > 0 && after[year..].contains(&b':')
+    let date = &rest[comma + 1..];
+    let digits = |s: &[u8], n: usize| s.len() >= n && s[..n].iter().all(u8::is_ascii_digit);
+    if !digits(date, 4) {
+        return false;
+    }
+    let mut at = 4;
+    for _ in 0..2 {
+        if date.get(at) == Some(&b'-') && digits(&date[at + 1..], 2) {
+            at += 3;
+        } else {
+            break;
+        }
+    }
+    date.get(at) == Some(&b':')
 }
 
 #[cfg(test)]
@@ -541,6 +686,11 @@ mod tests {
         }
     }
 
+    fn shape(scheme: &str, rest: &str) -> bool {
+        let rest = rest.as_bytes();
+        has_required_shape(scheme.as_bytes(), rest, &mut |b| rest.contains(&b))
+    }
+
     #[test]
     fn shapes() {
         let ok = [
@@ -550,14 +700,12 @@ mod tests {
             ("news", "comp.infosystems.www.servers.unix"),
             ("info", "lccn/2002022641"),
             ("tag", "example.com,2005:x"),
+            ("tag", "a@example.com,2005-01-02:x"),
             ("data", "text/plain,hi"),
             ("man", "ls(1)"),
         ];
         for (s, rest) in ok {
-            assert!(
-                has_required_shape(s.as_bytes(), rest.as_bytes()),
-                "{s}:{rest}"
-            );
+            assert!(shape(s, rest), "{s}:{rest}");
         }
         let bad = [
             ("mailto", "nobody"),
@@ -567,14 +715,12 @@ mod tests {
             ("news", "today"),
             ("info", "see"),
             ("tag", "v1"),
+            ("tag", "x,2005-1:y"),
             ("data", "foo"),
             ("message", "hello"),
         ];
         for (s, rest) in bad {
-            assert!(
-                !has_required_shape(s.as_bytes(), rest.as_bytes()),
-                "{s}:{rest}"
-            );
+            assert!(!shape(s, rest), "{s}:{rest}");
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use std::io::{self, Read};
 
-use super::candidate::{Event, State, Step, Window, LOOKBACK, SLACK};
+use super::core::{Core, Step, ToSink, Window, LOOKBACK, SLACK};
 use super::{Scanner, Sink};
 
 /// How many bytes one read asks for, at least.
@@ -18,7 +18,8 @@ const READ_SIZE: usize = 64 * 1024;
 ///
 /// `buf[..end]` holds the input from absolute offset `offset`; it always
 /// holds the [`LOOKBACK`] bytes before `state.pos` (or starts at offset 0),
-/// which is what the core needs to decide like the slice iterator does.
+/// which is what the core needs to decide like the slice iterator does
+/// (see [`super::core`]).
 pub(crate) fn scan_reader<R: Read, S: Sink>(
     scanner: &Scanner,
     rdr: R,
@@ -65,41 +66,24 @@ fn scan_with_buffer<R: Read, S: Sink>(
 ) -> io::Result<()> {
     let capacity = buf.len();
     let (mut offset, mut end, mut eof) = (0usize, 0usize, false);
-    let mut state = State::default();
+    let mut core = Core::new(scanner);
+    let mut report = ToSink(&mut sink);
     loop {
         let win = Window {
             hay: &buf[..end],
             offset,
             eof,
         };
-        let mut stop = false;
-        let mut result = Ok(());
-        let step = scanner.step(&win, &mut state, &mut |event| {
-            if stop || result.is_err() {
-                return;
-            }
-            let r = match event {
-                Event::Found(found) => sink.found(&found),
-                Event::TooLong { start, line } => sink.too_long(start, line),
-            };
-            match r {
-                Ok(true) => {}
-                Ok(false) => stop = true,
-                Err(e) => result = Err(e),
-            }
-        });
-        result?;
-        if stop {
-            return Ok(());
-        }
-        match step {
+        let need_more = match core.step(&win, &mut report)? {
             Step::Progress => continue,
+            Step::Stopped => return Ok(()),
             Step::Exhausted if eof => return Ok(()),
-            Step::Exhausted | Step::NeedMore => {}
-        }
+            Step::Exhausted => false,
+            Step::NeedMore => true,
+        };
         // Roll: keep the LOOKBACK bytes before `pos`, then read more.
-        let keep_from = (state.pos - offset).saturating_sub(LOOKBACK);
-        state.lines.advance(&win, offset + keep_from);
+        let keep_from = (core.pos - offset).saturating_sub(LOOKBACK);
+        core.lines.advance(&win, offset + keep_from);
         buf.copy_within(keep_from..end, 0);
         offset += keep_from;
         end -= keep_from;
@@ -107,12 +91,42 @@ fn scan_with_buffer<R: Read, S: Sink>(
         // max_candidate_len + SLACK bytes around `pos`, so after a roll
         // there is room to read.
         debug_assert!(end < capacity, "the roll buffer is full");
-        let want = (end + read_size).min(capacity);
-        let n = read_retrying(&mut rdr, &mut buf[end..want])?;
-        if n == 0 {
-            eof = true;
+        // After `NeedMore`, read all the core may look at before asking
+        // again, so that no candidate is measured more than twice whatever
+        // the read sizes; else one read.
+        let wanted = if need_more {
+            (core.pos - offset + scanner.config.max_candidate_len + SLACK).min(capacity)
+        } else {
+            end + 1
+        };
+        loop {
+            let want = (end + read_size).min(capacity);
+            let n = match read_retrying(&mut rdr, &mut buf[end..want]) {
+                Ok(n) => n,
+                Err(err) => {
+                    // Deliver what the bytes already read decide, then fail.
+                    let win = Window {
+                        hay: &buf[..end],
+                        offset,
+                        eof: false,
+                    };
+                    loop {
+                        match core.step(&win, &mut report)? {
+                            Step::Progress => continue,
+                            Step::Stopped => return Ok(()),
+                            _ => return Err(err),
+                        }
+                    }
+                }
+            };
+            end += n;
+            if n == 0 {
+                eof = true;
+            }
+            if eof || end >= wanted {
+                break;
+            }
         }
-        end += n;
     }
 }
 

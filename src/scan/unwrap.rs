@@ -2,6 +2,7 @@
 //! line-end hyphens removed, so that a URI wrapped over lines comes back
 //! whole (RFC 3986 Appendix C).
 
+use std::borrow::Cow;
 use std::ops::Range;
 
 use crate::uri::table::URI;
@@ -13,8 +14,13 @@ pub enum Angle {
     /// removable text. `pieces` are the ranges of URI bytes, in order.
     Closed(Unwrapped),
     /// Not a bracketed URI: a byte that cannot be in a URI, a blank line
-    /// that is not a page break, or no `>` within the limit.
-    NotUri,
+    /// that is not a page break, a line of another quote depth, or the end
+    /// of the input. `page_break_failed_at` is where the read failed when
+    /// it had crossed a page break (whose lines may hold any text).
+    NotUri { page_break_failed_at: Option<usize> },
+    /// No `>` within the limit, every byte up to it being URI bytes or
+    /// removable text: a candidate too long to look at.
+    TooLong,
     /// The input ended (not at end of stream) before this could be decided.
     NeedMore,
 }
@@ -33,11 +39,40 @@ pub struct Unwrapped {
     pub line_end_hyphens: Vec<usize>,
 }
 
+impl Unwrapped {
+    /// The text of one reading, with or without its line-end hyphens, and
+    /// the span it covers in `hay` (from its first byte to its last).
+    pub fn reading<'h>(&self, hay: &'h [u8], keep_hyphens: bool) -> (Cow<'h, [u8]>, Range<usize>) {
+        // Without their line-end hyphen when it is dropped (a piece may end
+        // up empty).
+        let pieces: Vec<Range<usize>> = self
+            .pieces
+            .iter()
+            .map(|p| {
+                let drop = !keep_hyphens && self.line_end_hyphens.contains(&(p.end - 1));
+                p.start..p.end - usize::from(drop)
+            })
+            .filter(|p| !p.is_empty())
+            .collect();
+        // INVARIANT: the first piece starts with the scheme, never a `-`.
+        let span = pieces[0].start..pieces[pieces.len() - 1].end;
+        if pieces.len() == 1 {
+            return (Cow::Borrowed(&hay[span.clone()]), span);
+        }
+        let mut joined = Vec::with_capacity(span.len());
+        for piece in pieces {
+            joined.extend_from_slice(&hay[piece]);
+        }
+        (Cow::Owned(joined), span)
+    }
+}
+
 /// What the reader needs to know about the text around the brackets.
-pub struct Context<'a> {
-    /// The mail quote prefix of the line the URI starts on (`>`, `> >`,
-    /// `>>`, without trailing spaces), or empty.
-    pub quote_prefix: &'a [u8],
+pub struct Context {
+    /// How many `>` the mail quote prefix of the line where the URI starts
+    /// has (`>`, `> >`, `>>`), or 0. A continuation line must carry as
+    /// many, or none at all.
+    pub quote_depth: usize,
     /// Offset past which the `>` is not looked for.
     pub limit: usize,
     /// True when `hay` ends where the input ends.
@@ -51,22 +86,28 @@ fn is_space(b: u8) -> bool {
 }
 
 /// Reads from `start` (the URI's first byte) up to the closing `>`.
-pub fn read(hay: &[u8], start: usize, cx: &Context<'_>) -> Angle {
+pub fn read(hay: &[u8], start: usize, cx: &Context) -> Angle {
     let mut pieces: Vec<Range<usize>> = Vec::new();
     let mut hyphens = Vec::new();
+    let mut crossed_page_break = false;
+    let not_uri = |at: usize, crossed: bool| Angle::NotUri {
+        page_break_failed_at: crossed.then_some(at),
+    };
     let mut i = start;
     let mut piece_start = start;
     loop {
         // The fast path: a run of URI bytes.
+        let from = i;
         while i < hay.len() && i < cx.limit && URI.contains(hay[i]) {
             i += 1;
         }
+        crate::work::examined(i - from + 1);
         if i >= cx.limit {
-            return Angle::NotUri;
+            return Angle::TooLong;
         }
         if i >= hay.len() {
             return if cx.eof {
-                Angle::NotUri
+                not_uri(i, crossed_page_break)
             } else {
                 Angle::NeedMore
             };
@@ -77,7 +118,7 @@ pub fn read(hay: &[u8], start: usize, cx: &Context<'_>) -> Angle {
                 pieces.push(piece_start..i);
             }
             if pieces.is_empty() {
-                return Angle::NotUri;
+                return not_uri(i, crossed_page_break);
             }
             return Angle::Closed(Unwrapped {
                 pieces,
@@ -96,24 +137,24 @@ pub fn read(hay: &[u8], start: usize, cx: &Context<'_>) -> Angle {
         let space_at = i + typographic;
         if space_at >= hay.len() {
             return if cx.eof {
-                Angle::NotUri
+                not_uri(i, crossed_page_break)
             } else {
                 Angle::NeedMore
             };
         }
         if !is_space(hay[space_at]) {
-            return Angle::NotUri;
+            return not_uri(i, crossed_page_break);
         }
         if piece_start < i {
             pieces.push(piece_start..i);
         }
-        match skip_break(hay, space_at, cx) {
+        match skip_break(hay, space_at, cx, &mut crossed_page_break) {
             Skip::To(next, had_newline) => {
                 // Spaces within a line are not wrapping: the brackets hold
                 // prose (`<http://x.org/ for details>`), unless they only
                 // pad the closing `>`.
                 if !had_newline && (typographic > 0 || hay[next] != b'>') {
-                    return Angle::NotUri;
+                    return not_uri(next, crossed_page_break);
                 }
                 if typographic == 0 && had_newline && i > start && hay[i - 1] == b'-' {
                     hyphens.push(i - 1);
@@ -121,10 +162,11 @@ pub fn read(hay: &[u8], start: usize, cx: &Context<'_>) -> Angle {
                 i = next;
                 piece_start = next;
             }
-            Skip::NotUri => return Angle::NotUri,
+            Skip::NotUri(at) => return not_uri(at, crossed_page_break),
+            Skip::TooLong => return Angle::TooLong,
             Skip::NeedMore => {
                 return if cx.eof {
-                    Angle::NotUri
+                    not_uri(hay.len(), crossed_page_break)
                 } else {
                     Angle::NeedMore
                 }
@@ -136,33 +178,38 @@ pub fn read(hay: &[u8], start: usize, cx: &Context<'_>) -> Angle {
 enum Skip {
     /// Continue at this offset; true if a line break was skipped.
     To(usize, bool),
-    NotUri,
+    /// Not a bracketed URI: the read failed at this offset.
+    NotUri(usize),
+    TooLong,
     NeedMore,
 }
 
 /// Skips a whitespace run at `i`, with the quote prefixes of the lines it
-/// starts and, when it holds a blank line, the page break it must then be.
-fn skip_break(hay: &[u8], mut i: usize, cx: &Context<'_>) -> Skip {
+/// starts and, when it holds a blank line, the page break it must then be
+/// (`crossed_page_break` is then set).
+fn skip_break(hay: &[u8], mut i: usize, cx: &Context, crossed_page_break: &mut bool) -> Skip {
     let mut newlines = 0;
     let mut form_feed = false;
     loop {
+        let from = i;
         while i < hay.len() && i < cx.limit && is_space(hay[i]) {
             newlines += usize::from(hay[i] == b'\n');
             form_feed |= hay[i] == b'\x0c';
             i += 1;
-            let prefix = cx.quote_prefix;
-            if hay[i - 1] == b'\n' && !prefix.is_empty() {
-                if hay.len() - i < prefix.len() && !cx.eof {
-                    return Skip::NeedMore;
-                }
-                if hay[i..].starts_with(prefix) {
-                    i += prefix.len();
+            if hay[i - 1] == b'\n' && cx.quote_depth > 0 {
+                match quote_prefix_len(hay, i, cx) {
+                    Ok(len) => i += len,
+                    Err(skip) => return skip,
                 }
             }
         }
-        if i >= hay.len() || i >= cx.limit {
-            return if i >= cx.limit || cx.eof {
-                Skip::NotUri
+        crate::work::examined(i - from + 1);
+        if i >= cx.limit {
+            return Skip::TooLong;
+        }
+        if i >= hay.len() {
+            return if cx.eof {
+                Skip::NotUri(i)
             } else {
                 Skip::NeedMore
             };
@@ -176,10 +223,47 @@ fn skip_break(hay: &[u8], mut i: usize, cx: &Context<'_>) -> Skip {
             Ok(Some(after)) => {
                 i = after;
                 form_feed = true;
+                *crossed_page_break = true;
             }
-            Ok(None) => return Skip::NotUri,
+            Ok(None) => return Skip::NotUri(i),
             Err(()) => return Skip::NeedMore,
         }
+    }
+}
+
+/// At `i`, the start of a continuation line of a URI quoted at depth
+/// `cx.quote_depth` (in a mail reply): how many bytes of quote prefix to
+/// skip. A line with no `>` in front has none (a mail client may wrap a
+/// quoted line without quoting the rest); one with as many `>` as the
+/// URI's line is skipped whole; one with one more `>` and nothing after
+/// it holds the closing `>` (`> >` ends a URI quoted at depth 1). A line
+/// of any other depth belongs to another message: the URI did not go on
+/// there.
+fn quote_prefix_len(hay: &[u8], i: usize, cx: &Context) -> Result<usize, Skip> {
+    let bound = hay.len().min(cx.limit);
+    let run = hay[i..bound]
+        .iter()
+        .take_while(|&&b| b == b'>' || b == b' ' || b == b'\t')
+        .count();
+    crate::work::examined(run + 1);
+    let after = i + run;
+    if after >= cx.limit {
+        return Err(Skip::TooLong);
+    }
+    if after >= hay.len() && !cx.eof {
+        return Err(Skip::NeedMore);
+    }
+    let depth = hay[i..after].iter().filter(|&&b| b == b'>').count();
+    let line_ends = matches!(&hay[after..], [] | [b'\n', ..] | [b'\r', b'\n', ..]);
+    if depth == 0 {
+        Ok(0)
+    } else if depth == cx.quote_depth {
+        Ok(run)
+    } else if depth == cx.quote_depth + 1 && line_ends {
+        let closer = memchr::memrchr(b'>', &hay[i..after]).expect("the run holds a `>`");
+        Ok(closer)
+    } else {
+        Err(Skip::NotUri(i))
     }
 }
 
@@ -189,7 +273,7 @@ const MAX_PAGE_LINE: usize = 200;
 /// At `i`, the start of a line after a blank line: if a page footer line,
 /// a form feed and a page header line follow, returns the offset just after
 /// the header line. `Err` when the input ends before it is decided.
-fn page_break_end(hay: &[u8], i: usize, cx: &Context<'_>) -> Result<Option<usize>, ()> {
+fn page_break_end(hay: &[u8], i: usize, cx: &Context) -> Result<Option<usize>, ()> {
     // Everything is looked for within a few lines of `i`.
     let bound = i + 3 * MAX_PAGE_LINE;
     let line_end = |from: usize| -> Result<Option<usize>, ()> {
@@ -244,7 +328,7 @@ mod tests {
         let start = text.find('<').unwrap() + 1;
         let start = start + hay[start..].iter().take_while(|b| is_space(**b)).count();
         let cx = Context {
-            quote_prefix: if text.starts_with('>') { b">" } else { b"" },
+            quote_depth: text.bytes().take_while(|&b| b == b'>').count(),
             limit: hay.len(),
             eof: true,
         };
@@ -252,6 +336,17 @@ mod tests {
             Angle::Closed(u) => Some(u.pieces.iter().map(|r| &text[r.clone()]).collect()),
             _ => None,
         }
+    }
+
+    #[test]
+    fn a_read_past_the_limit_is_too_long() {
+        let text = format!("<http://a/{}\n  b>", "x".repeat(100));
+        let cx = Context {
+            quote_depth: 0,
+            limit: 50,
+            eof: true,
+        };
+        assert_eq!(read(text.as_bytes(), 1, &cx), Angle::TooLong);
     }
 
     #[test]
@@ -279,6 +374,30 @@ mod tests {
         assert_eq!(
             unwrap("<http://a/b- \n c>").as_deref(),
             Some("http://a/b-c")
+        );
+    }
+
+    /// Found by reading a quoted reply: the continuation line's prefix was
+    /// compared byte for byte, so `> >` under `>>` was taken for the
+    /// closing bracket and the URI came out shortened.
+    #[test]
+    fn quote_prefixes_compare_by_depth() {
+        assert_eq!(
+            unwrap(">> <http://a.org/b/\n> > c/d>").as_deref(),
+            Some("http://a.org/b/c/d")
+        );
+        // Another depth is another message: not a continuation.
+        assert_eq!(unwrap(">> <http://a.org/b/\n> c/d>"), None);
+        assert_eq!(unwrap(">> <http://a.org/b/\n>>> c/d>"), None);
+        // One more `>` alone on its line is the closing bracket.
+        assert_eq!(
+            unwrap("> <http://a.org/b/\n> >\n").as_deref(),
+            Some("http://a.org/b/")
+        );
+        // A line the mail client did not quote goes on.
+        assert_eq!(
+            unwrap("> <http://a.org/b/\nc/d>").as_deref(),
+            Some("http://a.org/b/c/d")
         );
     }
 

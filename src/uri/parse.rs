@@ -128,9 +128,17 @@ fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
     // authority.
     if let Some(&b) = s.get(i) {
         if !matches!(b, b'/' | b'?' | b'#') {
-            let later_at = userinfo_end.is_none()
-                && memchr::memchr(b'@', &s[i..])
-                    .is_some_and(|p| !s[i..i + p].iter().any(|&c| matches!(c, b'/' | b'?' | b'#')));
+            // An `@` later in the authority (before its `/`, `?` or `#`)
+            // makes this byte part of a userinfo. Looked for only up to
+            // the authority's end, so that a text of many failing
+            // candidates is not searched to its end for each.
+            let authority_rest = s[i..]
+                .iter()
+                .take_while(|&&c| !matches!(c, b'/' | b'?' | b'#'))
+                .count();
+            crate::work::examined(authority_rest);
+            let later_at =
+                userinfo_end.is_none() && memchr::memchr(b'@', &s[i..i + authority_rest]).is_some();
             let kind = if later_at { Kind::Userinfo } else { Kind::Host };
             return Err(error(i, kind));
         }
@@ -158,7 +166,15 @@ fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
 /// Skips `table` bytes and valid percent-encodings from `i`; returns the
 /// offset of the first other byte (or the end).
 #[inline]
-fn run(s: &[u8], mut i: usize, table: &Table) -> Result<usize, ParseError> {
+fn run(s: &[u8], i: usize, table: &Table) -> Result<usize, ParseError> {
+    let from = i;
+    let result = run_from(s, i, table);
+    crate::work::examined(result.unwrap_or_else(|e| e.index) + 1 - from);
+    result
+}
+
+#[inline]
+fn run_from(s: &[u8], mut i: usize, table: &Table) -> Result<usize, ParseError> {
     while i < s.len() {
         let b = s[i];
         if table.contains(b) {
@@ -184,6 +200,7 @@ fn ip_literal(s: &[u8], start: usize) -> Result<(usize, HostKind), ParseError> {
             .iter()
             .position(|&b| matches!(b, b'/' | b'?' | b'#'))
             .unwrap_or(s.len() - start);
+    crate::work::examined(auth_end - start);
     let auth = &s[..auth_end];
     let Some(close) = auth[start..].iter().position(|&b| b == b']') else {
         return Err(error(start, Kind::UnclosedIpLiteral));

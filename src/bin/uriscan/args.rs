@@ -6,7 +6,10 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use uriscan::{HyphenMode, Scanner};
 
-const EXAMPLES: &str = "\
+/// After the options in `--help`, and the EXAMPLES, NOTES and EXIT STATUS
+/// sections of the man page: paragraphs apart by a blank line, the first
+/// the examples.
+pub const AFTER_HELP: &str = "\
 Examples:
   uriscan notes.txt                       URIs in a file, one per line
   uriscan -u ~/Mail/                      each distinct URI in a mail tree once
@@ -15,118 +18,231 @@ Examples:
   zcat access.log.gz | uriscan --json | jq -r .uri
                                           JSON Lines from a log on stdin
   uriscan -z -n archive/                  read .gz/.bz2/.xz/.zst files too
+  uriscan -l docs/                        the files that hold a URI
+  uriscan -q notes.txt && echo linked     the exit status only
   uriscan parse 'http://[::1]:8080/a?b#c' one JSON object per reference
   uriscan resolve http://a/b/c/d ../g     RFC 3986 reference resolution
   uriscan normalize HTTP://Example.COM:80 RFC 3986 normalization
 
 A path that is also a subcommand's name is scanned as ./parse.
+
 Exit status: 0 if a URI was found (or every reference was valid), 1 if
-none was, 2 on an error (an unreadable file, a bad flag, a write error).";
+none was, 2 on an error (an unreadable file, a bad flag, a write error);
+with -q, 0 if a URI was found, even after an error.";
+
+/// The smallest `--max-candidate-len` (the scanner's own floor).
+const MIN_CANDIDATE_LEN: usize = 256;
 
 /// Find URIs in text the way RFC 3986 Appendix C says: in <...>, "..." or
 /// bounded by whitespace, rejoined when wrapped over lines, validated by a
 /// strict RFC 3986 parser.
 #[derive(Parser, Debug)]
-#[command(name = "uriscan", version, after_help = EXAMPLES, args_conflicts_with_subcommands = true)]
+#[command(name = "uriscan", version, after_help = AFTER_HELP, args_conflicts_with_subcommands = true)]
 pub struct Args {
     #[command(subcommand)]
     pub command: Option<Command>,
 
-    /// Files or directories to scan (directories recursively); `-` or
-    /// nothing reads standard input.
+    /// Files or directories to scan; `-` is standard input.
+    ///
+    /// Directories are walked recursively (see --hidden, --no-ignore,
+    /// --glob, --follow). With no PATH, standard input is read, unless it
+    /// is a terminal: then the current directory is scanned.
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// Print each distinct URI once, in order of first appearance.
+    /// Print each distinct URI once.
+    ///
+    /// Each URI is printed where it first appears, across all inputs: a URI
+    /// in both the text and the HTML alternative of a message comes once.
     #[arg(short = 'u', long)]
     pub unique: bool,
 
-    /// Print a count of URIs per file (and a total for several inputs).
+    /// Print the number of URIs in each input.
+    ///
+    /// One line per input, `PATH:N` (`N` alone for a single input), then
+    /// `total:N` when there are several inputs. Cannot be used with --json.
     #[arg(short = 'c', long)]
     pub count: bool,
 
-    /// Only URIs with these schemes (comma-separated, any case).
+    /// Print the path of each input that has a URI, instead of its URIs.
+    ///
+    /// Each input holding at least one URI is named once, in input order
+    /// (`<stdin>` for standard input), as grep's -l does, whether or not
+    /// its URIs were found in other inputs too (-u does not apply). Cannot
+    /// be used with --json, --count or --quiet.
+    #[arg(short = 'l', long)]
+    pub files_with_matches: bool,
+
+    /// Print nothing: the exit status says whether a URI was found.
+    ///
+    /// The exit status is 0 if a URI was found, 1 if none was, 2 if none was
+    /// and an error occurred: as with grep, a URI found wins over an
+    /// error, and the run stops at the first URI found (in input order),
+    /// unless --stats asks for the whole run. Errors and warnings are still
+    /// reported on stderr. Cannot be used with --json, --count or
+    /// --files-with-matches.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+
+    /// Only URIs with these schemes (comma-separated).
+    ///
+    /// Schemes are compared without regard to case: `--scheme http,https`
+    /// keeps `HTTP://a.example/` too.
     #[arg(long, value_delimiter = ',', value_name = "SCHEMES")]
     pub scheme: Vec<String>,
 
-    /// Print the file name before each URI (default with several inputs).
+    /// Print the file name before each URI.
+    ///
+    /// Each record starts with `PATH:`. This is the default when there are
+    /// several inputs or a directory; --no-filename turns it off.
     #[arg(short = 'H', long, overrides_with = "no_filename")]
     pub with_filename: bool,
 
     /// Never print file names.
+    ///
+    /// Not even with several inputs or a directory.
     #[arg(long)]
     pub no_filename: bool,
 
     /// Print the line number of each URI.
+    ///
+    /// The 1-based line where the URI starts, as `LINE:` after the file
+    /// name. In mail mode, the line where the URI's message starts.
     #[arg(short = 'n', long)]
     pub line_number: bool,
 
-    /// Print the byte column of each URI (1-based).
+    /// Print the byte column of each URI.
+    ///
+    /// The 1-based byte column where the URI starts on its line, as
+    /// `COLUMN:` after the line number.
     #[arg(long)]
     pub column: bool,
 
-    /// One JSON object per URI (JSON Lines).
+    /// Print one JSON object per URI (JSON Lines).
+    ///
+    /// Each line is one object with the URI's path, line, column, byte
+    /// offsets and how it was delimited (the README lists the fields).
+    /// Cannot be used with --count.
     #[arg(long)]
     pub json: bool,
 
-    /// Also print candidates that fail RFC 3986 validation, with the reason.
+    /// Also print candidates that fail RFC 3986 validation.
+    ///
+    /// Each is followed by a tab and `(invalid: REASON)`; with --json, every
+    /// object gets `valid`, and invalid ones `error`.
     #[arg(long)]
     pub invalid: bool,
 
     /// How to read a line break right after `-` inside <...>.
+    ///
+    /// When a URI in <...> is wrapped right after a hyphen, the hyphen may
+    /// be the URI's own or added by the wrapping (RFC 3986 Appendix C).
     #[arg(long, value_enum, default_value_t = Hyphen::Keep)]
     pub hyphen: Hyphen,
 
-    /// Accept any scheme before `:`, not only known ones (`key:value` too).
+    /// Accept any scheme, not only registered ones.
+    ///
+    /// By default a scheme without `//` after its `:` counts only when it
+    /// is registered (IANA) or described by uri(7); with this flag any
+    /// valid scheme counts, so words like `key:value` are found too.
     #[arg(long)]
     pub any_scheme: bool,
 
+    /// The longest candidate to look at, in bytes (at least 256).
+    ///
+    /// A candidate that runs longer (a run of URI characters, a `<` whose
+    /// `>` is further away) is given up on, with a warning that says how
+    /// many were; --stats counts them. It bounds the memory a scan of
+    /// plain text needs: about this plus 66 KiB per thread.
+    #[arg(long, value_name = "BYTES", default_value_t = uriscan::DEFAULT_MAX_CANDIDATE_LEN)]
+    pub max_candidate_len: usize,
+
     /// End each output record with NUL instead of a newline.
+    ///
+    /// For `xargs -0` and other readers of NUL-separated records.
     #[arg(short = '0', long)]
     pub null: bool,
 
-    /// Print files, bytes, URIs, time and throughput on stderr at the end.
+    /// Print statistics on stderr at the end.
+    ///
+    /// Files scanned, binary files skipped, errors, bytes, URIs, over-long
+    /// candidates skipped, time and throughput.
     #[arg(long)]
     pub stats: bool,
 
     /// When to color file names and line numbers.
+    ///
+    /// `auto` colors when stdout is a terminal, NO_COLOR is unset or empty
+    /// and TERM is not `dumb`. JSON is never colored.
     #[arg(long, value_enum, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
 
-    /// Scan files that look binary (a NUL byte in the first block) too.
+    /// Scan files that look binary too.
+    ///
+    /// A file looks binary when its first 8 KiB hold a NUL byte; such files
+    /// are skipped unless this flag is given (--stats counts them).
     #[arg(short = 'a', long)]
     pub text: bool,
 
-    /// Read every input as mail (mbox or RFC 5322 message): decode each
-    /// part before scanning. By default, inputs that look like mail are.
+    /// Read every input as mail, decoding each part before scanning.
+    ///
+    /// An input read as mail (an mbox or an RFC 5322 message) is split into
+    /// messages, and each part is decoded (quoted-printable, base64,
+    /// charsets, HTML) before it is scanned. Without --mail or --no-mail, an
+    /// input is read as mail when it looks like mail: its first line starts
+    /// with `From `, or it starts with a header block.
     #[arg(long, conflicts_with = "no_mail")]
     pub mail: bool,
 
-    /// Never read inputs as mail: scan their raw text.
+    /// Never read inputs as mail.
+    ///
+    /// Scan every input's raw text, even one that looks like mail.
     #[arg(long)]
     pub no_mail: bool,
 
     /// Decompress .gz, .bz2, .xz and .zst files before scanning.
+    ///
+    /// Files whose names end in .gz or .tgz, .bz2, .xz or .zst are read
+    /// through their decompressor; other files are read as they are.
     #[arg(short = 'z', long)]
     pub search_zip: bool,
 
     /// Include hidden files and directories.
+    ///
+    /// When walking a directory, names starting with `.` are skipped unless
+    /// this flag is given. A hidden path named on the command line is
+    /// always scanned.
     #[arg(long)]
     pub hidden: bool,
 
     /// Do not respect .gitignore, .ignore and similar files.
+    ///
+    /// When walking a directory, files named in .gitignore, .ignore,
+    /// .git/info/exclude or git's global excludes file are skipped unless
+    /// this flag is given.
     #[arg(long)]
     pub no_ignore: bool,
 
-    /// Only files (or, with `!`, all but files) matching this glob.
+    /// Only scan files matching GLOB (`!GLOB` excludes).
+    ///
+    /// When walking a directory, scan only the files matching GLOB; a glob
+    /// starting with `!` skips the files it matches instead. May be given
+    /// several times.
     #[arg(short = 'g', long, value_name = "GLOB")]
     pub glob: Vec<String>,
 
     /// Follow symbolic links.
+    ///
+    /// When walking a directory, follow symbolic links to files and
+    /// directories; a link loop is reported as an error.
     #[arg(short = 'L', long)]
     pub follow: bool,
 
-    /// How many files to scan at once (default: all cores).
+    /// How many threads to scan with (default: one per core).
+    ///
+    /// Several inputs are scanned in parallel; a single input read as mail
+    /// has its messages scanned in parallel. Output is in input order
+    /// whatever the number of threads.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
 }
@@ -165,11 +281,17 @@ pub enum Command {
 /// What `uriscan generate` prints.
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Generate {
+    /// The man page, in roff.
     Man,
+    /// A bash completion script.
     Bash,
+    /// A zsh completion script.
     Zsh,
+    /// A fish completion script.
     Fish,
+    /// An elvish completion script.
     Elvish,
+    /// A PowerShell completion script.
     Powershell,
 }
 
@@ -187,8 +309,11 @@ pub enum Hyphen {
 /// `--color`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum ColorChoice {
+    /// Color on a terminal, unless NO_COLOR is set or TERM is `dumb`.
     Auto,
+    /// Always color (never in JSON).
     Always,
+    /// Never color.
     Never,
 }
 
@@ -201,12 +326,18 @@ pub enum Format {
     Json,
     /// `path:count` per input.
     Count,
+    /// The path of each input with a URI (`-l`).
+    Files,
+    /// Nothing: the exit status only (`-q`).
+    Quiet,
 }
 
 /// A validated scanning job.
 #[derive(Debug)]
 pub struct Config {
     pub scanner: Scanner,
+    /// The scanner's candidate limit, in bytes (`--max-candidate-len`).
+    pub max_candidate_len: usize,
     pub paths: Vec<PathBuf>,
     pub format: Format,
     pub with_filename: bool,
@@ -244,13 +375,37 @@ pub struct Walk {
     pub no_ignore: bool,
     pub globs: Vec<String>,
     pub follow: bool,
+    /// Print paths found in `.` without their leading `./`: true when `.`
+    /// is scanned because no path was given.
+    pub strip_dot_prefix: bool,
+}
+
+/// What is scanned when no path is given: standard input, unless it is a
+/// terminal (where it would wait, silently, for text typed in), and then
+/// the current directory, as ripgrep does.
+fn default_paths(stdin_is_terminal: bool) -> Vec<PathBuf> {
+    if stdin_is_terminal {
+        vec![PathBuf::from(".")]
+    } else {
+        vec![PathBuf::from("-")]
+    }
 }
 
 impl Args {
     /// Checks the flags and derives the scanning job.
     pub fn into_config(self) -> Result<Config> {
-        if self.json && self.count {
-            bail!("--json and --count cannot be used together");
+        let outputs = [
+            ("--json", self.json),
+            ("--count", self.count),
+            ("--files-with-matches", self.files_with_matches),
+            ("--quiet", self.quiet),
+        ];
+        let mut given = outputs.iter().filter(|(_, on)| *on).map(|(flag, _)| flag);
+        if let (Some(a), Some(b)) = (given.next(), given.next()) {
+            bail!("{a} and {b} cannot be used together");
+        }
+        if self.max_candidate_len < MIN_CANDIDATE_LEN {
+            bail!("--max-candidate-len must be at least {MIN_CANDIDATE_LEN}");
         }
         if self.threads == Some(0) {
             bail!("--threads must be at least 1");
@@ -260,17 +415,25 @@ impl Args {
                 bail!("--scheme: {s:?} is not a valid scheme name");
             }
         }
-        let paths = if self.paths.is_empty() {
-            vec![PathBuf::from("-")]
+        let implicit = self.paths.is_empty();
+        let paths = if implicit {
+            use std::io::IsTerminal;
+            default_paths(std::io::stdin().is_terminal())
         } else {
             self.paths
         };
         let several = paths.len() > 1 || paths.iter().any(|p| p.is_dir());
         let with_filename = (self.with_filename || several) && !self.no_filename;
-        let format = match (self.json, self.count) {
-            (true, _) => Format::Json,
-            (_, true) => Format::Count,
-            _ => Format::Plain,
+        let format = if self.json {
+            Format::Json
+        } else if self.count {
+            Format::Count
+        } else if self.files_with_matches {
+            Format::Files
+        } else if self.quiet {
+            Format::Quiet
+        } else {
+            Format::Plain
         };
         let color = match self.color {
             ColorChoice::Always => true,
@@ -285,6 +448,7 @@ impl Args {
         let scanner = Scanner::builder()
             .any_scheme(self.any_scheme)
             .report_invalid(self.invalid)
+            .max_candidate_len(self.max_candidate_len)
             .hyphen(match self.hyphen {
                 Hyphen::Keep => HyphenMode::Keep,
                 Hyphen::Drop => HyphenMode::Drop,
@@ -296,12 +460,15 @@ impl Args {
             .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
         Ok(Config {
             scanner,
+            max_candidate_len: self.max_candidate_len,
             paths,
             format,
             with_filename,
             line_number: self.line_number,
             column: self.column,
-            unique: self.unique,
+            // An input with a URI is named by -l even when its URIs all
+            // came before, in other inputs.
+            unique: self.unique && format != Format::Files,
             schemes: self.scheme.iter().map(|s| s.to_ascii_lowercase()).collect(),
             terminator: if self.null { b'\0' } else { b'\n' },
             color,
@@ -318,9 +485,117 @@ impl Args {
                 no_ignore: self.no_ignore,
                 globs: self.glob,
                 follow: self.follow,
+                strip_dot_prefix: implicit,
             },
             threads,
             invalid: self.invalid,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::CommandFactory;
+
+    use super::*;
+
+    /// The job that `uriscan ARGS` describes.
+    fn config(args: &[&str]) -> Result<Config> {
+        Args::try_parse_from(std::iter::once("uriscan").chain(args.iter().copied()))?.into_config()
+    }
+
+    #[test]
+    fn files_with_matches_and_quiet_are_parsed() {
+        for (args, format) in [
+            (&[][..], Format::Plain),
+            (&["-l"], Format::Files),
+            (&["--files-with-matches"], Format::Files),
+            (&["-q"], Format::Quiet),
+            (&["--quiet"], Format::Quiet),
+            (&["-c"], Format::Count),
+            (&["--json"], Format::Json),
+            (&["-l", "-n", "-0"], Format::Files),
+            (&["-q", "-H", "--stats"], Format::Quiet),
+        ] {
+            assert_eq!(config(args).unwrap().format, format, "{args:?}");
+        }
+        assert!(config(&["-u"]).unwrap().unique);
+        assert!(!config(&["-l", "-u"]).unwrap().unique);
+    }
+
+    #[test]
+    fn output_modes_that_conflict_are_rejected() {
+        for (args, message) in [
+            (&["--json", "-c"], "--json and --count"),
+            (&["-l", "--json"], "--json and --files-with-matches"),
+            (&["-l", "-c"], "--count and --files-with-matches"),
+            (&["-q", "--json"], "--json and --quiet"),
+            (&["-q", "-c"], "--count and --quiet"),
+            (&["-q", "-l"], "--files-with-matches and --quiet"),
+        ] {
+            let err = config(args).unwrap_err().to_string();
+            assert_eq!(
+                err,
+                format!("{message} cannot be used together"),
+                "{args:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn no_path_reads_stdin_unless_it_is_a_terminal() {
+        assert_eq!(default_paths(false), [PathBuf::from("-")]);
+        assert_eq!(default_paths(true), [PathBuf::from(".")]);
+        assert!(!config(&["a.txt"]).unwrap().walk.strip_dot_prefix);
+        assert!(!config(&["."]).unwrap().walk.strip_dot_prefix);
+        assert!(config(&[]).unwrap().walk.strip_dot_prefix);
+    }
+
+    #[test]
+    fn max_candidate_len_is_parsed_and_checked() {
+        let default = config(&[]).unwrap();
+        assert_eq!(
+            default.max_candidate_len,
+            uriscan::DEFAULT_MAX_CANDIDATE_LEN
+        );
+        let cfg = config(&["--max-candidate-len", "300"]).unwrap();
+        assert_eq!(cfg.max_candidate_len, 300);
+        assert_eq!(
+            config(&["--max-candidate-len=256"])
+                .unwrap()
+                .max_candidate_len,
+            256
+        );
+        let err = config(&["--max-candidate-len", "255"]).unwrap_err();
+        assert_eq!(err.to_string(), "--max-candidate-len must be at least 256");
+        assert!(config(&["--max-candidate-len", "lots"]).is_err());
+    }
+
+    /// Every flag and argument, of the scan and of each subcommand, has a
+    /// one-line help for `-h` and whole sentences for `--help`: a help that
+    /// clap cuts at its first paragraph (or that has none) fails here.
+    #[test]
+    fn every_flag_has_short_and_long_help() {
+        let cmd = Args::command();
+        let mut commands = vec![&cmd];
+        commands.extend(cmd.get_subcommands());
+        for c in commands {
+            for arg in c.get_arguments() {
+                let id = arg.get_id().as_str();
+                if matches!(id, "help" | "version") {
+                    continue;
+                }
+                let short = arg.get_help().map(|h| h.to_string());
+                let short = short.unwrap_or_else(|| panic!("{id}: no help"));
+                assert!(!short.contains('\n'), "{id}: help of several lines");
+                if c.get_name() != "uriscan" {
+                    continue;
+                }
+                let long = arg.get_long_help().map(|h| h.to_string());
+                let long = long.unwrap_or_else(|| panic!("{id}: no long help"));
+                assert!(long.starts_with(&short), "{id}: {long:?}");
+                assert!(long.ends_with('.'), "{id}: {long:?} is cut");
+            }
+        }
     }
 }

@@ -1,4 +1,7 @@
 //! `uriscan`: find URIs in files, in parallel, printed in input order.
+//!
+//! Modules, each importing only modules after it in this list (no circle):
+//! main, uri_cmds, parallel, output, search, walk, args, messages (a leaf).
 
 mod args;
 mod messages;
@@ -15,7 +18,7 @@ use std::time::Instant;
 use anyhow::Result;
 use clap::Parser;
 
-use crate::args::{Args, Command, Config};
+use crate::args::{Args, Command, Config, Format};
 use crate::output::Printer;
 use crate::search::Split;
 
@@ -37,7 +40,8 @@ fn main() -> ExitCode {
     }
 }
 
-/// Runs the command; returns the exit code (0 found, 1 none, 2 errors).
+/// Runs the command; returns the exit code: 0 if a URI was found and
+/// nothing failed (with `-q`, if a URI was found), 2 on an error, else 1.
 fn run(args: Args) -> Result<i32> {
     let stdout = io::stdout();
     let mut out = WriteOrExit(io::BufWriter::with_capacity(64 * 1024, stdout.lock()));
@@ -77,7 +81,8 @@ impl<W: Write> Write for WriteOrExit<W> {
 /// input order as soon as each input's turn comes.
 fn scan(cfg: &Config) -> Result<i32> {
     let started = Instant::now();
-    let inputs = walk::inputs(&cfg.paths, &cfg.walk)?;
+    let walked = walk::inputs(&cfg.paths, &cfg.walk)?;
+    let inputs = walked.list;
     let mut printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
     if cfg.threads == 1 {
         for input in &inputs {
@@ -101,16 +106,54 @@ fn scan(cfg: &Config) -> Result<i32> {
     if let Err(err) = printer.finish(inputs.len()) {
         messages::exit_on_write_error(err);
     }
+    printer.totals.errors += walked.errors;
     let t = &printer.totals;
     if cfg.stats {
-        let secs = started.elapsed().as_secs_f64();
-        messages::stats(t, secs);
+        messages::error(&t.stats(started.elapsed().as_secs_f64()));
     }
-    Ok(if t.errors > 0 {
-        2
-    } else if t.uris > 0 {
-        0
-    } else {
-        1
-    })
+    Ok(
+        if t.uris > 0 && (t.errors == 0 || cfg.format == Format::Quiet) {
+            0
+        } else if t.errors > 0 {
+            2
+        } else {
+            1
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    /// The modules in the order of the module docs, with their sources.
+    const MODULES: [(&str, &str); 8] = [
+        ("main", include_str!("main.rs")),
+        ("uri_cmds", include_str!("uri_cmds.rs")),
+        ("parallel", include_str!("parallel.rs")),
+        ("output", include_str!("output.rs")),
+        ("search", include_str!("search.rs")),
+        ("walk", include_str!("walk.rs")),
+        ("args", include_str!("args.rs")),
+        ("messages", include_str!("messages.rs")),
+    ];
+
+    /// Each module names (`crate::m` or `super::m`) only modules after it
+    /// in [`MODULES`]: the imports have no circle, and `messages` is a
+    /// leaf. It imported `output` for `--stats`, which imported it back.
+    #[test]
+    fn modules_import_only_modules_after_them() {
+        for (i, (name, source)) in MODULES.iter().enumerate() {
+            for prefix in ["crate::", "super::"] {
+                for (at, _) in source.match_indices(prefix) {
+                    let rest = &source[at + prefix.len()..];
+                    let end = rest
+                        .find(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                        .unwrap_or(rest.len());
+                    let used = &rest[..end];
+                    if let Some(j) = MODULES.iter().position(|(m, _)| *m == used) {
+                        assert!(j > i, "{name} names {used}, which comes before it");
+                    }
+                }
+            }
+        }
+    }
 }

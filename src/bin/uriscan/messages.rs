@@ -1,4 +1,7 @@
-//! Error messages on stderr, in one format: `uriscan: PATH: reason`.
+//! Messages on stderr, in one format: `uriscan: PATH: reason`.
+//!
+//! A leaf, as ripgrep's `core/messages.rs`: it prints what it is given and
+//! imports nothing from the rest of the binary, so any module may use it.
 
 use std::io;
 
@@ -35,16 +38,6 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
             .downcast_ref::<io::Error>()
             .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
     })
-}
-
-/// `--stats`: what was scanned, on stderr.
-pub fn stats(t: &crate::output::Totals, secs: f64) {
-    let mb = t.bytes as f64 / 1e6;
-    let rate = if secs > 0.0 { mb / secs } else { 0.0 };
-    error(&format!(
-        "{} files scanned, {} binary skipped, {} errors; {:.1} MB, {} URIs, {} over-long candidates skipped in {:.3} s ({:.0} MB/s)",
-        t.files, t.binary, t.errors, mb, t.uris, t.too_long, secs, rate
-    ));
 }
 
 /// A closed pipe (`uriscan big/ | head -1`) ends the program quietly with

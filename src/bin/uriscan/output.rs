@@ -19,12 +19,30 @@ const RESET: &[u8] = b"\x1b[0m";
 /// Totals for `--stats` and the exit code.
 #[derive(Debug, Default)]
 pub struct Totals {
+    /// Inputs scanned (not binary, no error).
     pub files: u64,
+    /// Inputs skipped as binary.
     pub binary: u64,
+    /// Inputs that could not be read, and errors met by the walk.
     pub errors: u64,
+    /// Bytes scanned.
     pub bytes: u64,
+    /// URIs printed (or counted).
     pub uris: u64,
+    /// Over-long candidates given up on.
     pub too_long: u64,
+}
+
+impl Totals {
+    /// The `--stats` line, for a run that took `secs` seconds.
+    pub fn stats(&self, secs: f64) -> String {
+        let mb = self.bytes as f64 / 1e6;
+        let rate = if secs > 0.0 { mb / secs } else { 0.0 };
+        format!(
+            "{} files scanned, {} binary skipped, {} errors; {:.1} MB, {} URIs, {} over-long candidates skipped in {:.3} s ({:.0} MB/s)",
+            self.files, self.binary, self.errors, mb, self.uris, self.too_long, secs, rate
+        )
+    }
 }
 
 /// Writes what the scans found.
@@ -77,6 +95,17 @@ impl<'c, W: Write> Printer<'c, W> {
                 Format::Plain => self.plain(input, &r)?,
                 Format::Json => self.json(input, &r)?,
                 Format::Count => {}
+                Format::Files => {
+                    if r.error.is_none() && self.in_input == 1 {
+                        self.path(input)?;
+                        self.out.write_all(&[self.cfg.terminator])?;
+                    }
+                }
+                Format::Quiet => {
+                    if r.error.is_none() && !self.cfg.stats {
+                        found_quiet();
+                    }
+                }
             }
         }
         Ok(())
@@ -89,10 +118,10 @@ impl<'c, W: Write> Printer<'c, W> {
         if summary.too_long > 0 {
             self.out.flush()?;
             crate::messages::error(&format!(
-                "{}: warning: {} candidate(s) longer than {} KiB skipped",
+                "{}: warning: {} candidate(s) longer than {} skipped",
                 display(input),
                 summary.too_long,
-                uriscan::DEFAULT_MAX_CANDIDATE_LEN / 1024
+                size(self.cfg.max_candidate_len)
             ));
         }
         if let Some(reason) = &summary.error {
@@ -124,19 +153,26 @@ impl<'c, W: Write> Printer<'c, W> {
         self.out.flush()
     }
 
+    /// `path:`, before a record.
     fn path_prefix(&mut self, input: &Input) -> io::Result<()> {
+        self.path(input)?;
+        self.out.write_all(b":")
+    }
+
+    /// The name of `input`, colored if asked.
+    fn path(&mut self, input: &Input) -> io::Result<()> {
         let color = self.cfg.color;
         if color {
             self.out.write_all(PATH_COLOR)?;
         }
         match input {
             Input::Stdin => self.out.write_all(b"<stdin>")?,
-            Input::Path(p) | Input::Error(p, _) => self.out.write_all(&path_bytes(p))?,
+            Input::Path(p) => self.out.write_all(&path_bytes(p))?,
         }
         if color {
             self.out.write_all(RESET)?;
         }
-        self.out.write_all(b":")
+        Ok(())
     }
 
     fn number(&mut self, n: u64) -> io::Result<()> {
@@ -170,7 +206,7 @@ impl<'c, W: Write> Printer<'c, W> {
     fn json(&mut self, input: &Input, r: &Record) -> io::Result<()> {
         let path = match input {
             Input::Stdin => Value::Null,
-            Input::Path(p) | Input::Error(p, _) => json_path(p),
+            Input::Path(p) => json_path(p),
         };
         let mut obj = json!({
             "path": path,
@@ -204,11 +240,29 @@ impl<'c, W: Write> Printer<'c, W> {
     }
 }
 
+/// `-q` met a URI: the exit status is known (0, whatever errors came
+/// before, as with grep), and nothing is left to print, so the run ends
+/// here, without scanning the rest. Inputs before this one in input order
+/// have had their errors reported; later ones are not read on.
+fn found_quiet() -> ! {
+    std::process::exit(0)
+}
+
+/// A size in messages: `64 KiB` when it is a whole number of KiB, else
+/// `300 bytes`.
+fn size(bytes: usize) -> String {
+    if bytes % 1024 == 0 {
+        format!("{} KiB", bytes / 1024)
+    } else {
+        format!("{bytes} bytes")
+    }
+}
+
 /// How an input is named in messages.
 pub fn display(input: &Input) -> String {
     match input {
         Input::Stdin => "<stdin>".to_string(),
-        Input::Path(p) | Input::Error(p, _) => p.display().to_string(),
+        Input::Path(p) => p.display().to_string(),
     }
 }
 

@@ -7,8 +7,8 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use uriscan::mail::{self, Item, Messages, RawMessage};
-use uriscan::{Delimiter, Found};
+use uriscan::mail::{self, Message, Messages};
+use uriscan::{Delimiter, Found, Sink};
 
 use crate::args::{Config, MailMode};
 use crate::messages::io_reason;
@@ -34,9 +34,8 @@ pub struct Record {
     pub hyphen_break: bool,
     /// The parse error of an invalid candidate (`--invalid`).
     pub error: Option<String>,
-    /// Where in a message, for input read as mail; `line` is then the
-    /// message's first line, and `column`, `start`, `end` are relative to
-    /// the decoded part.
+    /// Where in a message, for input read as mail (`line`, `column`,
+    /// `start` and `end` are still those of the file).
     pub mail: Option<Arc<MailPlace>>,
 }
 
@@ -95,15 +94,11 @@ pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Even
     let result = match input {
         Input::Stdin => scan_reader(io::stdin().lock(), cfg, split, send),
         Input::Path(path) => open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, split, send)),
-        Input::Error(_, reason) => Err(io::Error::other(reason.clone())),
     };
     let summary = match result {
         Ok(summary) => summary,
         Err(err) => Summary {
-            error: Some(match input {
-                Input::Error(_, reason) => reason.clone(),
-                _ => io_reason(&err),
-            }),
+            error: Some(io_reason(&err)),
             ..Summary::default()
         },
     };
@@ -152,7 +147,6 @@ fn scan_reader<R: Read>(
         batch: Vec::new(),
         send,
     };
-    let mut too_long = 0;
     // The rest of the input, counted by how much of its limit it uses up
     // (std's `Take`, unlike a wrapper of ours, lets `File` read into a
     // buffer's spare room without zeroing it first). A probe shorter than
@@ -163,28 +157,20 @@ fn scan_reader<R: Read>(
         u64::MAX
     };
     let mut rest = rdr.take(limit);
+    let mut records = Records::new(cfg, &mut batch);
     let result = if mail {
         // The probe starts the buffer messages are split from.
         let messages = Messages::with_prefix(probe, &mut rest);
         if split == Split::Messages {
-            scan_messages_in_parallel(messages, cfg, &mut batch)
+            scan_messages_in_parallel(messages, &mut records)
         } else {
-            uriscan::mail::scan_messages(
-                &cfg.scanner,
-                messages,
-                &mut MailRecords::new(cfg, &mut batch),
-            )
+            mail::scan_messages(&cfg.scanner, messages, &mut records)
         }
     } else {
-        cfg.scanner.scan_reader(
-            io::Cursor::new(probe).chain(&mut rest),
-            TextRecords {
-                cfg,
-                out: &mut batch,
-                too_long: &mut too_long,
-            },
-        )
+        cfg.scanner
+            .scan_reader(io::Cursor::new(probe).chain(&mut rest), &mut records)
     };
+    let too_long = records.too_long;
     batch.flush();
     let bytes = probed + (limit - rest.limit());
     result.map(|()| Summary {
@@ -194,16 +180,15 @@ fn scan_reader<R: Read>(
     })
 }
 
-/// Scans `messages` in parallel and sends what each finds in
-/// the order of the input: the same events as
-/// [`uriscan::mail::scan_mail`]. While one group of messages is scanned,
-/// the next is split off the input; memory holds two groups and the
-/// records found in one.
+/// Scans `messages` in parallel and sends what each finds in the order of
+/// the input: the same events as [`mail::scan_messages`]. While one group
+/// of messages is scanned, the next is split off the input; memory holds
+/// two groups and the records found in one.
 fn scan_messages_in_parallel<R: Read>(
     mut messages: Messages<R>,
-    cfg: &Config,
-    out: &mut Batcher<'_>,
+    records: &mut Records<'_, '_>,
 ) -> io::Result<()> {
+    let cfg = records.cfg;
     let mut group = next_group(&mut messages);
     loop {
         let mut found = Vec::new();
@@ -214,17 +199,16 @@ fn scan_messages_in_parallel<R: Read>(
             group.end.is_none().then(|| next_group(&mut messages))
         });
         // The group goes out before any error that ended it.
-        out.flush();
-        for event in found.into_iter().flatten() {
-            (out.send)(event);
+        records.out.flush();
+        for (events, too_long) in found {
+            records.too_long += too_long;
+            for event in events {
+                (records.out.send)(event);
+            }
         }
         match group.end {
             None => group = next.expect("a group that did not end has a next one"),
             Some(GroupEnd::Input) => return Ok(()),
-            Some(GroupEnd::TooLarge(line)) => {
-                let mut records = MailRecords::new(cfg, out);
-                return mail::scan_too_large(&cfg.scanner, messages, line, &mut records);
-            }
             Some(GroupEnd::Error(err)) => return Err(err),
         }
     }
@@ -232,7 +216,7 @@ fn scan_messages_in_parallel<R: Read>(
 
 /// Messages split off an input, to be scanned in parallel.
 struct Group {
-    messages: Vec<RawMessage>,
+    messages: Vec<Message>,
     /// What ended the group, when it was not its size.
     end: Option<GroupEnd>,
 }
@@ -241,8 +225,6 @@ struct Group {
 enum GroupEnd {
     /// The input ended.
     Input,
-    /// A message too large to split off starts at this line.
-    TooLarge(u64),
     /// Reading failed.
     Error(io::Error),
 }
@@ -255,20 +237,16 @@ fn next_group<R: Read>(messages: &mut Messages<R>) -> Group {
     };
     let mut size = 0;
     while size < GROUP_BYTES && group.messages.len() < GROUP_MESSAGES {
-        match messages.next_message() {
-            Ok(Some(Item::Message(message))) => {
-                size += message.bytes.len();
+        match messages.next() {
+            Some(Ok(message)) => {
+                size += message.bytes().len();
                 group.messages.push(message);
             }
-            Ok(None) => {
+            None => {
                 group.end = Some(GroupEnd::Input);
                 break;
             }
-            Ok(Some(Item::TooLarge { line })) => {
-                group.end = Some(GroupEnd::TooLarge(line));
-                break;
-            }
-            Err(err) => {
+            Some(Err(err)) => {
                 group.end = Some(GroupEnd::Error(err));
                 break;
             }
@@ -278,8 +256,8 @@ fn next_group<R: Read>(messages: &mut Messages<R>) -> Group {
 }
 
 /// Scans each message of a group on the current pool; returns what each
-/// gives, in order.
-fn scan_group(group: &[RawMessage], cfg: &Config) -> Vec<Vec<Event>> {
+/// gives, in order, and how many over-long candidates it met.
+fn scan_group(group: &[Message], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
     group
         .par_iter()
         .map(|message| {
@@ -289,11 +267,12 @@ fn scan_group(group: &[RawMessage], cfg: &Config) -> Vec<Vec<Event>> {
                 batch: Vec::new(),
                 send: &mut send,
             };
-            let mut records = MailRecords::new(cfg, &mut batch);
+            let mut records = Records::new(cfg, &mut batch);
             // The sink never asks to stop: the result is always true.
-            let _ = mail::scan_message(&cfg.scanner, message, &mut records);
+            let _ = message.scan(&cfg.scanner, &mut records);
+            let too_long = records.too_long;
             batch.flush();
-            events
+            (events, too_long)
         })
         .collect()
 }
@@ -319,71 +298,64 @@ impl Batcher<'_> {
     }
 }
 
-/// Turns what the scanner finds in plain text into records, and counts the
-/// over-long candidates it gives up on.
-struct TextRecords<'a, 'b> {
+/// Turns what a scan finds, in text or in mail, into records, sends the
+/// warnings met on, and counts the over-long candidates given up on.
+struct Records<'a, 'b> {
     cfg: &'a Config,
     out: &'a mut Batcher<'b>,
-    too_long: &'a mut u64,
+    too_long: u64,
+    /// The place of the last record found in mail, for the next ones of
+    /// the same part.
+    place: Option<Arc<MailPlace>>,
 }
 
-impl uriscan::Sink for TextRecords<'_, '_> {
+impl<'a, 'b> Records<'a, 'b> {
+    fn new(cfg: &'a Config, out: &'a mut Batcher<'b>) -> Records<'a, 'b> {
+        Records {
+            cfg,
+            out,
+            too_long: 0,
+            place: None,
+        }
+    }
+
+    /// The place of a URI found in a message, shared with the records
+    /// before it when they are of the same part.
+    fn place(&mut self, m: &uriscan::InMessage<'_>) -> Arc<MailPlace> {
+        let same = self.place.as_ref().is_some_and(|p| {
+            p.message_line == m.message_line()
+                && p.part == m.part()
+                && p.message_id.as_deref() == m.message_id()
+        });
+        if !same {
+            self.place = Some(Arc::new(MailPlace {
+                message_id: m.message_id().map(str::to_string),
+                message_line: m.message_line(),
+                part: m.part().to_string(),
+            }));
+        }
+        self.place.clone().expect("a place was just set")
+    }
+}
+
+impl Sink for &mut Records<'_, '_> {
     fn found(&mut self, f: &Found<'_>) -> io::Result<bool> {
         if keep(self.cfg, f) {
-            self.out.push(record(f, None));
+            let place = f.message().map(|m| self.place(m));
+            self.out.push(record(f, place));
         }
         Ok(true)
     }
 
     fn too_long(&mut self, _start: usize, _line: u64) -> io::Result<bool> {
-        *self.too_long += 1;
-        Ok(true)
-    }
-}
-
-/// Turns what mail reading finds into records (and warnings into events).
-struct MailRecords<'a, 'b> {
-    cfg: &'a Config,
-    out: &'a mut Batcher<'b>,
-    /// The place of the last record, for the next ones of the same part.
-    place: Option<Arc<MailPlace>>,
-}
-
-impl<'a, 'b> MailRecords<'a, 'b> {
-    fn new(cfg: &'a Config, out: &'a mut Batcher<'b>) -> MailRecords<'a, 'b> {
-        MailRecords {
-            cfg,
-            out,
-            place: None,
-        }
-    }
-}
-
-impl uriscan::mail::MailSink for MailRecords<'_, '_> {
-    fn found(&mut self, m: &uriscan::mail::MailFound<'_>) -> io::Result<bool> {
-        if keep(self.cfg, &m.found) {
-            let same = self.place.as_ref().is_some_and(|p| {
-                p.message_line == m.message_line
-                    && p.part == m.part
-                    && p.message_id.as_deref() == m.message_id
-            });
-            if !same {
-                self.place = Some(Arc::new(MailPlace {
-                    message_id: m.message_id.map(str::to_string),
-                    message_line: m.message_line,
-                    part: m.part.to_string(),
-                }));
-            }
-            self.out.push(record(&m.found, self.place.clone()));
-        }
+        self.too_long += 1;
         Ok(true)
     }
 
-    fn warning(&mut self, message_line: u64, warning: &str) {
+    fn warning(&mut self, line: u64, warning: &str) -> io::Result<bool> {
         self.out.flush();
-        (self.out.send)(Event::Warning(format!(
-            "message at line {message_line}: {warning}"
-        )));
+        (self.out.send)(Event::Warning(format!("message at line {line}: {warning}")));
+        Ok(true)
     }
 }
 
@@ -399,7 +371,7 @@ fn keep(cfg: &Config, f: &Found<'_>) -> bool {
 fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>) -> Record {
     Record {
         uri: f.as_str().to_string(),
-        line: mail.as_ref().map_or(f.line(), |m| m.message_line),
+        line: f.line(),
         column: f.column(),
         start: f.span().start,
         end: f.span().end,

@@ -1,4 +1,5 @@
-//! Turns the paths given into the ordered list of inputs to scan.
+//! Turns the paths given into the ordered list of inputs to scan, and
+//! reports the errors met on the way.
 
 use std::path::{Path, PathBuf};
 
@@ -7,16 +8,25 @@ use ignore::overrides::OverrideBuilder;
 use ignore::WalkBuilder;
 
 use crate::args::Walk;
+use crate::messages;
 
-/// One thing to scan, or a problem found while walking.
+/// One thing to scan.
 #[derive(Debug)]
 pub enum Input {
     /// Standard input.
     Stdin,
     /// A file given or found.
     Path(PathBuf),
-    /// A path that could not be walked, with the reason.
-    Error(PathBuf, String),
+}
+
+/// What the walk gives: the inputs, in order, and how many errors it met
+/// (each already reported on stderr).
+#[derive(Debug, Default)]
+pub struct Inputs {
+    /// The inputs to scan, in order.
+    pub list: Vec<Input>,
+    /// How many paths could not be walked.
+    pub errors: u64,
 }
 
 /// Expands `paths` in order: files as given, directories walked
@@ -24,21 +34,26 @@ pub enum Input {
 /// on the file system), `-` as standard input. Only regular files found by
 /// the walk are kept: FIFOs and devices inside a tree are skipped, while
 /// one named on the command line is read as asked.
-pub fn inputs(paths: &[PathBuf], walk: &Walk) -> Result<Vec<Input>> {
-    let mut out = Vec::new();
+///
+/// A path the walk cannot enter or follow is reported here, as
+/// `uriscan: PATH: reason`, and counted; the walk goes on. The errors of
+/// one directory are printed when its walk ends, in the same order as its
+/// files, so that they too never depend on the file system's order.
+pub fn inputs(paths: &[PathBuf], walk: &Walk) -> Result<Inputs> {
+    let mut out = Inputs::default();
     for path in paths {
         if path.as_os_str() == "-" {
-            out.push(Input::Stdin);
+            out.list.push(Input::Stdin);
         } else if path.is_dir() {
             walk_dir(path, walk, &mut out)?;
         } else {
-            out.push(Input::Path(path.clone()));
+            out.list.push(Input::Path(path.clone()));
         }
     }
     Ok(out)
 }
 
-fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Vec<Input>) -> Result<()> {
+fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
     let mut builder = WalkBuilder::new(dir);
     builder
         .hidden(!walk.hidden)
@@ -58,33 +73,42 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Vec<Input>) -> Result<()> {
         }
         builder.overrides(overrides.build()?);
     }
-    let first = out.len();
+    let mut files = Vec::new();
+    let mut errors = Vec::new();
     for entry in builder.build() {
         match entry {
             Ok(entry) => {
                 if entry.file_type().is_some_and(|t| t.is_file()) {
-                    out.push(Input::Path(entry.into_path()));
+                    files.push(shown(entry.into_path(), walk));
                 }
             }
             Err(err) => {
                 let path = error_path(&err).unwrap_or_else(|| dir.clone());
-                out.push(Input::Error(path, describe(&err)));
+                errors.push((shown(path, walk), describe(&err)));
             }
         }
     }
     // Sorting once here costs a fraction of what the walker's own sorting
     // does, which takes each entry's file name apart for every comparison.
-    out[first..].sort_by_cached_key(|input| walk_order_key(input.path()));
+    files.sort_by_cached_key(|path| walk_order_key(path));
+    errors.sort_by_cached_key(|(path, _)| walk_order_key(path));
+    for (path, reason) in &errors {
+        messages::error(&format!("{}: {reason}", path.display()));
+    }
+    out.errors += errors.len() as u64;
+    out.list.extend(files.into_iter().map(Input::Path));
     Ok(())
 }
 
-impl Input {
-    /// The path of a file or error (empty for standard input).
-    fn path(&self) -> &Path {
-        match self {
-            Input::Stdin => Path::new(""),
-            Input::Path(path) | Input::Error(path, _) => path,
-        }
+/// `path` as printed: without its leading `./` when `.` is scanned because
+/// no path was given (see [`Walk::strip_dot_prefix`]).
+fn shown(path: PathBuf, walk: &Walk) -> PathBuf {
+    if !walk.strip_dot_prefix {
+        return path;
+    }
+    match path.strip_prefix(".") {
+        Ok(rest) if !rest.as_os_str().is_empty() => rest.to_path_buf(),
+        _ => path,
     }
 }
 
@@ -123,7 +147,7 @@ fn describe(err: &ignore::Error) -> String {
         ignore::Error::Loop { ancestor, .. } => {
             format!("symbolic link loop (to {})", ancestor.display())
         }
-        ignore::Error::Io(e) => crate::messages::io_reason(e),
+        ignore::Error::Io(e) => messages::io_reason(e),
         other => other.to_string(),
     }
 }

@@ -1,0 +1,362 @@
+//! Transfer decodings (RFC 2045 quoted-printable and base64) and the
+//! joining of `format=flowed` lines (RFC 3676), each giving the decoded
+//! text and where each of its bytes came from ([`SourceMap`]), so that a
+//! URI found in decoded text is placed where it was written.
+//!
+//! *Judgement call:* the decoders are lenient, as mail readers are: a
+//! malformed body is reported ([`Decoded::malformed`]); quoted-printable
+//! is read as far as it decodes (a stray `=` stays as it is, unless a
+//! soft line break splits the escape it starts), and base64
+//! that breaks its alphabet is read as sent (it is most likely not base64).
+
+use memchr::memchr;
+
+use crate::source_map::SourceMap;
+
+/// A decoded text and where its bytes came from.
+#[derive(Debug)]
+pub struct Decoded {
+    pub kind: Kind,
+    pub text: Vec<u8>,
+    /// Decoded offsets to offsets of the source, plus the `base` given.
+    pub map: SourceMap,
+    /// True when the source broke the encoding's rules somewhere.
+    pub malformed: bool,
+}
+
+/// Which decoding gave a [`Decoded`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    QuotedPrintable,
+    Base64,
+}
+
+/// Decodes quoted-printable `raw`, found at offset `base` of its source:
+/// `=XX` (hex digits of either case) is the byte `XX`, `=` at the end of a
+/// line (trailing blanks allowed) is a soft line break, anything else is
+/// itself (a stray `=` makes the text malformed).
+pub fn quoted_printable(raw: &[u8], base: usize) -> Decoded {
+    let mut out = Decoded {
+        kind: Kind::QuotedPrintable,
+        text: Vec::with_capacity(raw.len()),
+        map: SourceMap::default(),
+        malformed: false,
+    };
+    let mut at = 0;
+    while let Some(p) = memchr(b'=', &raw[at..]) {
+        let eq = at + p;
+        out.copy(&raw[at..eq], base + at);
+        let rest = &raw[eq + 1..];
+        if let [a, b, ..] = rest {
+            if let (Some(hi), Some(lo)) = (hex(*a), hex(*b)) {
+                out.map.push(out.text.len(), base + eq, 1, 3);
+                out.text.push(hi << 4 | lo);
+                at = eq + 3;
+                continue;
+            }
+        }
+        let blanks = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        match &rest[blanks..] {
+            [] => at = raw.len(),
+            [b'\n', ..] => at = eq + 1 + blanks + 1,
+            [b'\r', b'\n', ..] => at = eq + 1 + blanks + 2,
+            _ => {
+                out.malformed = true;
+                if let Some((byte, len)) = split_escape(rest) {
+                    out.map.push(out.text.len(), base + eq, 1, 1 + len as u32);
+                    out.text.push(byte);
+                    at = eq + 1 + len;
+                } else {
+                    out.copy(b"=", base + eq);
+                    at = eq + 1;
+                }
+            }
+        }
+    }
+    out.copy(&raw[at..], base + at);
+    out
+}
+
+/// After a stray `=`, an escape some encoders split with a soft line
+/// break (`=` `=\n` `3D`): the byte it stands for and how many bytes of
+/// `rest` it takes.
+fn split_escape(rest: &[u8]) -> Option<(u8, usize)> {
+    let after_break = match rest {
+        [b'=', b'\n', ..] => 2,
+        [b'=', b'\r', b'\n', ..] => 3,
+        _ => return None,
+    };
+    match rest[after_break..] {
+        [a, b, ..] => Some((hex(a)? << 4 | hex(b)?, after_break + 2)),
+        _ => None,
+    }
+}
+
+/// Decodes base64 `raw`, found at offset `base` of its source; each
+/// decoded byte maps to the group of four symbols that holds it. Line
+/// breaks and blanks are skipped; any other byte outside the alphabet, or
+/// a group cut short, makes the text malformed.
+///
+/// A line of whole groups of the alphabet (what encoders write) is decoded
+/// four symbols at a time through a table; anything else, a symbol at a
+/// time.
+pub fn base64(raw: &[u8], base: usize) -> Decoded {
+    let mut out = Decoded {
+        kind: Kind::Base64,
+        text: Vec::with_capacity(raw.len() / 4 * 3),
+        map: SourceMap::default(),
+        malformed: false,
+    };
+    let mut group = Group::default();
+    let mut line_start = 0;
+    while line_start < raw.len() {
+        let line_end = memchr(b'\n', &raw[line_start..]).map_or(raw.len(), |p| line_start + p);
+        let line = &raw[line_start..line_end];
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let whole = if group.filled == 0 {
+            whole_groups(line)
+        } else {
+            0
+        };
+        if whole > 0 {
+            out.map.push(out.text.len(), base + line_start, 3, 4);
+            for g in line[..whole].chunks_exact(4) {
+                let n = g
+                    .iter()
+                    .fold(0u32, |n, &b| n << 6 | u32::from(BASE64[b as usize]));
+                out.text
+                    .extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
+            }
+        }
+        for (i, &b) in line.iter().enumerate().skip(whole) {
+            group.symbol(b, base + line_start + i, &mut out);
+        }
+        line_start = line_end + 1;
+    }
+    out.malformed |= group.filled != 0;
+    out
+}
+
+/// Not a base64 symbol, in [`BASE64`].
+const NOT_BASE64: u8 = 0xFF;
+
+/// The value of each base64 symbol (`=` and every other byte: [`NOT_BASE64`]).
+const BASE64: [u8; 256] = {
+    let mut table = [NOT_BASE64; 256];
+    let alphabet = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut i = 0;
+    while i < 64 {
+        table[alphabet[i] as usize] = i as u8;
+        i += 1;
+    }
+    table
+};
+
+/// How many bytes of `line` are whole groups of symbols, from its start.
+fn whole_groups(line: &[u8]) -> usize {
+    let valid = line
+        .iter()
+        .position(|&b| BASE64[b as usize] == NOT_BASE64)
+        .unwrap_or(line.len());
+    valid / 4 * 4
+}
+
+/// A group of base64 symbols being gathered a symbol at a time.
+#[derive(Default)]
+struct Group {
+    values: [u8; 4],
+    filled: usize,
+    padding: usize,
+    /// The source offset of the group's first symbol.
+    start: usize,
+}
+
+impl Group {
+    /// Takes the symbol `b`, at source offset `at`.
+    fn symbol(&mut self, b: u8, at: usize, out: &mut Decoded) {
+        let value = match b {
+            b'=' => {
+                self.padding += 1;
+                0
+            }
+            b'\r' | b' ' | b'\t' => return,
+            _ if BASE64[b as usize] == NOT_BASE64 => {
+                out.malformed = true;
+                return;
+            }
+            _ => BASE64[b as usize],
+        };
+        if self.padding > 0 && b != b'=' {
+            out.malformed = true; // data after the padding
+        }
+        if self.filled == 0 {
+            self.start = at;
+        }
+        self.values[self.filled] = value;
+        self.filled += 1;
+        if self.filled == 4 {
+            let [a, b, c, d] = self.values;
+            let bytes = [a << 2 | b >> 4, b << 4 | c >> 2, c << 6 | d];
+            out.map.push(out.text.len(), self.start, 3, 4);
+            out.text
+                .extend_from_slice(&bytes[..3 - self.padding.min(2)]);
+            self.filled = 0;
+            self.padding = 0;
+        }
+    }
+}
+
+impl Decoded {
+    /// Appends `bytes`, copied from source offset `src`.
+    fn copy(&mut self, bytes: &[u8], src: usize) {
+        if !bytes.is_empty() {
+            self.map.copied(self.text.len(), src);
+            self.text.extend_from_slice(bytes);
+        }
+    }
+}
+
+fn hex(b: u8) -> Option<u8> {
+    match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        _ => None,
+    }
+}
+
+/// Joins the lines of a `format=flowed` text (RFC 3676): a line ending in
+/// a space continues on the next one (losing that space with `delsp=yes`);
+/// the signature separator `-- ` does not. The map gives offsets in `text`.
+pub fn unflow(text: &[u8], delsp: bool) -> (Vec<u8>, SourceMap) {
+    let mut out = Vec::with_capacity(text.len());
+    let mut map = SourceMap::default();
+    let mut at = 0;
+    for line in text.split_inclusive(|&b| b == b'\n') {
+        let body = line.strip_suffix(b"\n").unwrap_or(line);
+        let body = body.strip_suffix(b"\r").unwrap_or(body);
+        let flowed = body.ends_with(b" ") && body != b"-- ";
+        let kept = if !flowed {
+            line
+        } else if delsp {
+            &body[..body.len() - 1]
+        } else {
+            body
+        };
+        if !kept.is_empty() {
+            map.copied(out.len(), at);
+            out.extend_from_slice(kept);
+        }
+        at += line.len();
+    }
+    (out, map)
+}
+
+/// Returns `text` (at offset `base` of its source) decoded as
+/// quoted-printable if it has the exact shape an encoder gives although
+/// nothing declared it (spam, archives whose MIME headers were lost): at
+/// least one soft line break, and every `=` an escape of two upper-case
+/// hex digits (RFC 2045 6.7) or a soft break. Plain text fails at its
+/// first `a = b`, `x == y` or `?q=1`.
+pub fn undeclared_quoted_printable(text: &[u8], base: usize) -> Option<Decoded> {
+    let mut soft_breaks = 0;
+    for at in memchr::memchr_iter(b'=', text) {
+        let rest = &text[at + 1..];
+        if let [a, b, ..] = rest {
+            if is_upper_hex(*a) && is_upper_hex(*b) {
+                continue;
+            }
+        }
+        let blanks = rest
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count();
+        match &rest[blanks..] {
+            [] | [b'\n', ..] | [b'\r', b'\n', ..] => soft_breaks += 1,
+            _ => return None,
+        }
+    }
+    (soft_breaks > 0).then(|| quoted_printable(text, base))
+}
+
+fn is_upper_hex(b: u8) -> bool {
+    b.is_ascii_digit() || (b'A'..=b'F').contains(&b)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::Span;
+
+    /// The source text of decoded bytes `from..to`.
+    fn source<'a>(raw: &'a [u8], d: &Decoded, from: usize, to: usize) -> &'a [u8] {
+        let s = d.map.span(Span::new(from, to));
+        &raw[s.start..s.end]
+    }
+
+    #[test]
+    fn quoted_printable_decodes_and_maps_back() {
+        let raw = b"see http://x.org/lo=\nng?a=3Db&c=3d1 done=\r\n";
+        let d = quoted_printable(raw, 0);
+        assert_eq!(d.text, b"see http://x.org/long?a=b&c=1 done");
+        assert!(!d.malformed);
+        let at = d.text.windows(4).position(|w| w == b"http").unwrap();
+        assert_eq!(
+            source(raw, &d, at, at + 25),
+            b"http://x.org/lo=\nng?a=3Db&c=3d1"
+        );
+        // An escape split by a soft line break, as some encoders write.
+        let raw = b"v==\n3D5 w==\r\n3d";
+        let d = quoted_printable(raw, 0);
+        assert_eq!((d.text.as_slice(), d.malformed), (&b"v=5 w="[..], true));
+        assert_eq!(source(raw, &d, 1, 2), b"==\n3D");
+        let d = quoted_printable(b"a == b", 10);
+        assert_eq!((d.text.as_slice(), d.malformed), (&b"a == b"[..], true));
+        assert_eq!(d.map.span(Span::new(0, 6)), Span::new(10, 16));
+    }
+
+    #[test]
+    fn base64_decodes_and_maps_each_byte_to_its_group() {
+        // "see http://hidden.example/a now" on two lines.
+        let raw = b"c2VlIGh0dHA6Ly9oaWRk\nZW4uZXhhbXBsZS9hIG5vdw==\n";
+        let d = base64(raw, 0);
+        assert_eq!(d.text, b"see http://hidden.example/a now");
+        assert!(!d.malformed);
+        // `http` starts at decoded byte 4: the second group of line 1.
+        assert_eq!(d.map.span(Span::new(4, 5)), Span::new(4, 8));
+        // `example` (byte 18) is in the second line's second group.
+        assert_eq!(d.map.span(Span::new(18, 19)).start, 25);
+        assert!(base64(b"see http://x.org/a !", 0).malformed);
+    }
+
+    #[test]
+    fn flowed_lines_are_joined_and_mapped() {
+        let (text, map) = unflow(b"see https://x.org/a- \nb/c now\n-- \nsig\n", true);
+        assert_eq!(text, b"see https://x.org/a-b/c now\n-- \nsig\n");
+        assert_eq!(map.span(Span::new(20, 21)), Span::new(22, 23));
+    }
+
+    #[test]
+    fn only_text_shaped_by_an_encoder_is_decoded_undeclared() {
+        let qp = b"<a href=3D\"http://x.org/?a=3D1&b=3D2\">x</a> see http://x.org/lo=\nng/path\n";
+        assert_eq!(
+            undeclared_quoted_printable(qp, 0).unwrap().text,
+            b"<a href=\"http://x.org/?a=1&b=2\">x</a> see http://x.org/long/path\n"
+        );
+        for plain in [
+            &b"if a = b then\nsee http://x.org/?q=1\n"[..],
+            b"no soft break at all: http://x.org/?id=3D12\n",
+            b"x == y =\n",
+            b"http://x.org/?q=ab=\ncd\n",
+        ] {
+            assert!(
+                undeclared_quoted_printable(plain, 0).is_none(),
+                "{}",
+                String::from_utf8_lossy(plain)
+            );
+        }
+    }
+}

@@ -1,0 +1,812 @@
+//! One message, its parts as text to scan, and where their bytes stand in
+//! the input: every part keeps the maps from its decoded text back to the
+//! message (see [`SourceMap`]), and the message knows its offset and line
+//! in the input, so that a URI found in a decoded part is reported at the
+//! line and column of the file where its text was written.
+
+use std::borrow::Cow;
+use std::io;
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use mail_parser::{Encoding, MessageParser, MimeHeaders, PartType};
+
+use super::decode::{self, Decoded};
+use super::header::{Coding, Head};
+use super::{html, mime};
+use crate::scan::{Core, Found, InMessage, Scanner, Sink, Window};
+use crate::source_map::SourceMap;
+use crate::span::Span;
+
+/// A message of the input (or a piece of raw text of a message too large
+/// to be decoded; see [`Message::is_raw`]).
+#[derive(Debug)]
+pub struct Message {
+    bytes: Vec<u8>,
+    reading: Reading,
+}
+
+/// How a message is read, and where its bytes stand in the input.
+#[derive(Debug)]
+pub(super) enum Reading {
+    /// Decoded as mail.
+    Mail {
+        /// The line of the input where the message starts (its `From `
+        /// line in an mbox).
+        line: u64,
+        /// The line of the input of `bytes[0]`.
+        first_line: u64,
+        /// The offset in the input of `bytes[0]`.
+        offset: usize,
+        /// Where a `>` of a `>From ` line was taken out before (offsets in
+        /// `bytes`), in order.
+        unescaped: Vec<usize>,
+    },
+    /// A piece of a message too large to decode, scanned as raw text from
+    /// `bytes[from]` (the bytes before it are the end of the piece before,
+    /// only looked back into).
+    Raw {
+        line: u64,
+        /// True for the message's first piece.
+        first: bool,
+        from: usize,
+        /// The line of the input of `bytes[from]`, and the offset where
+        /// that line starts.
+        first_line: u64,
+        line_start: usize,
+        /// The offset in the input of `bytes[0]`.
+        offset: usize,
+    },
+}
+
+impl Message {
+    pub(super) fn new(bytes: Vec<u8>, reading: Reading) -> Message {
+        Message { bytes, reading }
+    }
+
+    /// The line of the input where the message starts (its `From ` line
+    /// in an mbox).
+    pub fn line(&self) -> u64 {
+        match self.reading {
+            Reading::Mail { line, .. } | Reading::Raw { line, .. } => line,
+        }
+    }
+
+    /// The message as read: without its mbox `From ` line, with `>From `
+    /// lines unescaped (for a raw piece, its text and the few bytes before
+    /// it that it looks back into).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Returns true if and only if this is a piece of raw text of a message
+    /// larger than [`super::MAX_MESSAGE`], which is scanned as it is, not
+    /// decoded.
+    pub fn is_raw(&self) -> bool {
+        matches!(self.reading, Reading::Raw { .. })
+    }
+
+    /// The text that is this message's own (a raw piece's without the bytes
+    /// before it).
+    #[cfg(test)]
+    pub(super) fn own_text(&self) -> &[u8] {
+        match self.reading {
+            Reading::Raw { from, .. } => &self.bytes[from..],
+            Reading::Mail { .. } => &self.bytes,
+        }
+    }
+
+    /// The message's `Message-ID`, without its angle brackets.
+    pub fn message_id(&self) -> Option<&str> {
+        match self.reading {
+            Reading::Mail { .. } => Head::parse(&self.bytes).message_id,
+            Reading::Raw { .. } => None,
+        }
+    }
+
+    /// The text to scan, part by part: each header field's value, then
+    /// the body's text parts decoded (transfer encodings undone,
+    /// `format=flowed` lines joined, HTML read for its links and text),
+    /// forwarded messages with their own headers, and the text around the
+    /// parts of a multipart. A raw piece is one part, `raw`.
+    pub fn parts(&self) -> Vec<Part<'_>> {
+        let mut parts = Parts {
+            message: self,
+            message_id: None,
+            list: Vec::new(),
+            body_at: 0,
+            root_coding: Coding::Plain,
+        };
+        match self.reading {
+            Reading::Raw { from, first, .. } => parts.list.push(Part {
+                message: self,
+                message_id: None,
+                label: Label::Named("raw"),
+                text: Cow::Borrowed(&self.bytes[from..]),
+                maps: Vec::new(),
+                base: from,
+                warning: first
+                    .then_some("message larger than 16 MiB: scanned as raw text, not decoded"),
+            }),
+            Reading::Mail { .. } => parts.message(),
+        }
+        parts.list
+    }
+
+    /// Scans every part (see [`Message::parts`]), reporting each URI with
+    /// its place in the message and in the input, and each problem met to
+    /// [`Sink::warning`]. Returns false when the sink asked to stop.
+    ///
+    /// # Errors
+    ///
+    /// The first error `sink` returns.
+    pub fn scan<S: Sink>(&self, scanner: &Scanner, mut sink: S) -> io::Result<bool> {
+        self.scan_into(scanner, &mut sink)
+    }
+
+    /// [`Message::scan`], into a sink the caller keeps.
+    pub(super) fn scan_into<S: Sink + ?Sized>(
+        &self,
+        scanner: &Scanner,
+        sink: &mut S,
+    ) -> io::Result<bool> {
+        let mut lines = Lines::start(self);
+        for part in self.parts() {
+            if let Some(warning) = part.warning {
+                if !sink.warning(self.line(), warning)? {
+                    return Ok(false);
+                }
+            }
+            if !part.scan_into(scanner, sink, &mut lines)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// The offset in the input of `bytes[at]`.
+    fn input_offset(&self, at: usize) -> usize {
+        match &self.reading {
+            Reading::Mail {
+                offset, unescaped, ..
+            } => offset + at + unescaped.partition_point(|&r| r <= at),
+            Reading::Raw { offset, .. } => offset + at,
+        }
+    }
+
+    /// The offset in the input of the line that starts at `bytes[at]` (a
+    /// `>` taken out of it stood at its start).
+    fn input_line_start(&self, at: usize) -> usize {
+        match &self.reading {
+            Reading::Mail {
+                offset, unescaped, ..
+            } => offset + at + unescaped.partition_point(|&r| r < at),
+            Reading::Raw { offset, .. } => offset + at,
+        }
+    }
+
+    /// The span in the input of `bytes[span]`.
+    fn input_span(&self, span: Span) -> Span {
+        let start = self.input_offset(span.start);
+        let end = if span.is_empty() {
+            start
+        } else {
+            self.input_offset(span.end - 1) + 1
+        };
+        Span::new(start, end)
+    }
+}
+
+/// Lines counted in a message read as mail, up to a point: so that the
+/// URIs of a message, which come mostly in order, cost one count of its
+/// lines between them.
+///
+/// # Invariants
+///
+/// `line` is the line of the input of `bytes[at]`, and `line_start` the
+/// offset in `bytes` where that line starts.
+#[derive(Clone, Copy, Debug)]
+struct Lines {
+    at: usize,
+    line: u64,
+    line_start: usize,
+}
+
+impl Lines {
+    fn start(message: &Message) -> Lines {
+        let line = match message.reading {
+            Reading::Mail { first_line, .. } => first_line,
+            Reading::Raw { .. } => 0,
+        };
+        Lines {
+            at: 0,
+            line,
+            line_start: 0,
+        }
+    }
+
+    /// The line and byte column in the input of `message.bytes[at]`.
+    fn position(&mut self, message: &Message, at: usize) -> (u64, u64) {
+        if at < self.at {
+            *self = Lines::start(message); // rare: HTML links come first
+        }
+        let between = &message.bytes[self.at..at];
+        self.line += memchr::memchr_iter(b'\n', between).count() as u64;
+        if let Some(nl) = memchr::memrchr(b'\n', between) {
+            self.line_start = self.at + nl + 1;
+        }
+        self.at = at;
+        let column = message.input_offset(at) - message.input_line_start(self.line_start) + 1;
+        (self.line, column as u64)
+    }
+}
+
+/// What a part is called in reports (made only when a URI is found in it).
+#[derive(Debug)]
+enum Label<'m> {
+    Named(&'static str),
+    /// A header field, by name (empty for a line that is not a field).
+    Header(Cow<'m, [u8]>),
+    /// A text part, by its MIME type (`text/plain`, `text/enriched`).
+    Type(String),
+}
+
+impl Label<'_> {
+    fn text(&self) -> Cow<'_, str> {
+        match self {
+            Label::Named(name) => Cow::Borrowed(name),
+            Label::Header(name) if name.is_empty() => Cow::Borrowed("header"),
+            Label::Header(name) => Cow::Owned(format!("header:{}", String::from_utf8_lossy(name))),
+            Label::Type(mime) => Cow::Borrowed(mime),
+        }
+    }
+}
+
+/// One text of a message to scan: a header field's value, a decoded body
+/// part, the text around a multipart's parts, or a raw piece.
+///
+/// # Invariants
+///
+/// Applying `maps` in order, then adding `base`, takes an offset of
+/// `text` to the offset of `message.bytes` it came from.
+#[derive(Debug)]
+pub struct Part<'m> {
+    message: &'m Message,
+    message_id: Option<&'m str>,
+    label: Label<'m>,
+    text: Cow<'m, [u8]>,
+    maps: Vec<SourceMap>,
+    base: usize,
+    warning: Option<&'static str>,
+}
+
+impl<'m> Part<'m> {
+    /// Where in the message: `text/plain`, `text/html` (or another `text/`
+    /// type), `header:List-Archive`, `preamble`, `epilogue`, or `raw`.
+    pub fn label(&self) -> Cow<'_, str> {
+        self.label.text()
+    }
+
+    /// The text to scan, decoded.
+    pub fn text(&self) -> &[u8] {
+        &self.text
+    }
+
+    /// What was wrong with this part, if anything: it is scanned as far as
+    /// it could be decoded.
+    pub fn warning(&self) -> Option<&str> {
+        self.warning
+    }
+
+    /// Scans the part's text, reporting each URI with its place: the
+    /// message ([`Found::message`]) and the line, column and span where its
+    /// text was written in the input. Returns false when the sink asked to
+    /// stop.
+    ///
+    /// # Errors
+    ///
+    /// The first error `sink` returns.
+    pub fn scan<S: Sink>(&self, scanner: &Scanner, mut sink: S) -> io::Result<bool> {
+        self.scan_into(scanner, &mut sink, &mut Lines::start(self.message))
+    }
+
+    /// [`Part::scan`], into a sink the caller keeps, counting lines with
+    /// `lines`.
+    fn scan_into<S: Sink + ?Sized>(
+        &self,
+        scanner: &Scanner,
+        sink: &mut S,
+        lines: &mut Lines,
+    ) -> io::Result<bool> {
+        let mut placed = Placed {
+            part: self,
+            label: None,
+            sink,
+            lines,
+        };
+        if let Reading::Raw {
+            from,
+            first_line,
+            line_start,
+            offset,
+            ..
+        } = self.message.reading
+        {
+            let win = Window {
+                hay: &self.message.bytes,
+                offset,
+                eof: true,
+            };
+            let mut core = Core::starting_at(scanner, offset + from, first_line, line_start);
+            return scanner.scan_window(&win, &mut core, &mut placed);
+        }
+        let win = Window {
+            hay: &self.text,
+            offset: 0,
+            eof: true,
+        };
+        scanner.scan_window(&win, &mut Core::new(scanner), &mut placed)
+    }
+
+    /// The span of the message's bytes that `span` of the text came from.
+    fn message_span(&self, span: Span) -> Span {
+        let span = self.maps.iter().fold(span, |s, map| map.span(s));
+        Span::new(self.base + span.start, self.base + span.end)
+    }
+}
+
+/// Reports what the scan of a part finds with its place in the message and
+/// in the input.
+struct Placed<'p, 'm, S: ?Sized> {
+    part: &'p Part<'m>,
+    /// The part's label, made for the first URI found.
+    label: Option<Cow<'p, str>>,
+    sink: &'p mut S,
+    lines: &'p mut Lines,
+}
+
+impl<S: Sink + ?Sized> Placed<'_, '_, S> {
+    /// Where in the input `span` of the scanned text is, with its line and
+    /// column.
+    fn place(&mut self, span: Span) -> (Span, u64, u64) {
+        let message = self.part.message;
+        if message.is_raw() {
+            // A raw piece is scanned in input positions already.
+            return (span, 0, 0);
+        }
+        let in_message = self.part.message_span(span);
+        let (line, column) = self.lines.position(message, in_message.start);
+        (message.input_span(in_message), line, column)
+    }
+}
+
+impl<S: Sink + ?Sized> Sink for Placed<'_, '_, S> {
+    fn found(&mut self, found: &Found<'_>) -> io::Result<bool> {
+        let (span, line, column) = self.place(found.span());
+        let (line, column) = if self.part.message.is_raw() {
+            (found.line(), found.column())
+        } else {
+            (line, column)
+        };
+        let part = self.label.get_or_insert_with(|| self.part.label.text());
+        let in_message = InMessage {
+            message_id: self.part.message_id.map(Cow::Borrowed),
+            message_line: self.part.message.line(),
+            part: Cow::Borrowed(part),
+        };
+        self.sink
+            .found(&found.placed(span, line, column, in_message))
+    }
+
+    fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {
+        if self.part.message.is_raw() {
+            return self.sink.too_long(start, line);
+        }
+        let (span, line, _) = self.place(Span::new(start, start));
+        self.sink.too_long(span.start, line)
+    }
+}
+
+/// The parts of a message, as they are found.
+struct Parts<'m> {
+    message: &'m Message,
+    message_id: Option<&'m str>,
+    list: Vec<Part<'m>>,
+    /// Where the body starts in the message, and the transfer encoding its
+    /// header names (read by the MIME parser as sent; see [`mime`]).
+    body_at: usize,
+    root_coding: Coding,
+}
+
+/// The warning for a part whose transfer encoding breaks its rules.
+const MALFORMED: &str = "a part's transfer encoding is malformed; scanned what could be decoded";
+
+/// Where the bytes the MIME parser read stand in the message: copies of
+/// the message's own bytes (`raw[i]` is the message's byte `i + delta`), or
+/// bytes decoded from it (a forwarded message that was itself encoded),
+/// all placed at the offset `anchor`.
+#[derive(Clone, Copy)]
+enum Frame<'a> {
+    Located { raw: &'a [u8], delta: isize },
+    Detached { raw: &'a [u8], anchor: usize },
+}
+
+impl<'a> Frame<'a> {
+    fn raw(&self) -> &'a [u8] {
+        match *self {
+            Frame::Located { raw, .. } | Frame::Detached { raw, .. } => raw,
+        }
+    }
+
+    /// The frame of `inner`, the bytes the MIME parser gave for a forwarded
+    /// message whose part body starts at `body` of this frame. The parser
+    /// reads a forwarded message in place, its parts' offsets counting
+    /// from the start of what it was given, unless the message was itself
+    /// encoded: then it parses the decoded bytes on their own, and they
+    /// stand where the part's body does.
+    fn inner(&self, inner: &'a [u8], body: usize) -> Frame<'a> {
+        if offset_within(self.raw(), inner).is_some() {
+            return *self;
+        }
+        let anchor = match *self {
+            Frame::Located { delta, .. } => (body as isize + delta).max(0) as usize,
+            Frame::Detached { anchor, .. } => anchor,
+        };
+        Frame::Detached { raw: inner, anchor }
+    }
+}
+
+/// The offset of `inner` within `outer`, when it is a slice of it.
+fn offset_within(outer: &[u8], inner: &[u8]) -> Option<usize> {
+    let (o, i) = (outer.as_ptr() as usize, inner.as_ptr() as usize);
+    (i >= o && i + inner.len() <= o + outer.len()).then(|| i - o)
+}
+
+/// The MIME parser, built once: it parses only the MIME headers (which
+/// decoding needs) and skips the others, which [`Head`] reads raw.
+fn mime_parser() -> &'static MessageParser {
+    static PARSER: OnceLock<MessageParser> = OnceLock::new();
+    PARSER.get_or_init(|| {
+        MessageParser::new()
+            .with_mime_headers()
+            .default_header_ignore()
+    })
+}
+
+impl<'m> Parts<'m> {
+    /// The header fields, then the body.
+    fn message(&mut self) {
+        let bytes = &self.message.bytes[..];
+        let head = Head::parse(bytes);
+        self.message_id = head.message_id;
+        let whole = Frame::Located {
+            raw: bytes,
+            delta: 0,
+        };
+        self.head(&head, whole);
+        let body_at = bytes.len() - head.body.len();
+        // A plain text body is decoded here, without the MIME parser.
+        let decoded = match head.coding() {
+            Coding::Plain => Some(decode::undeclared_quoted_printable(head.body, 0)),
+            Coding::QuotedPrintable => Some(Some(decode::quoted_printable(head.body, 0))),
+            Coding::Base64 => Some(Some(decode::base64(head.body, 0))),
+            Coding::Mime => None,
+        };
+        if let Some(decoded) = decoded {
+            let text = self.located(head.body, whole);
+            self.text(text, decoded, Label::Named("text/plain"), None);
+            return;
+        }
+        let mime = mime::structure_copy(&head);
+        let mime_head = mime.len() - head.body.len();
+        self.root_coding = head.transfer_coding();
+        self.body_at = body_at;
+        match mime_parser().parse(&mime) {
+            Some(parsed) => self.mime(
+                &parsed,
+                Frame::Located {
+                    raw: &mime,
+                    delta: body_at as isize - mime_head as isize,
+                },
+            ),
+            None => {
+                let mut part = self.slice(whole, body_at..bytes.len(), Label::Named("raw"));
+                part.warning = Some("not a parseable message; scanned as raw text");
+                self.list.push(part);
+            }
+        }
+    }
+
+    /// Each header field's value, as it is.
+    fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
+        for field in &head.fields {
+            let Some(at) = offset_within(frame.raw(), field.value) else {
+                continue;
+            };
+            let label = match frame {
+                Frame::Located { raw, delta } => {
+                    let name_at = offset_within(raw, field.name).unwrap_or(at);
+                    let name_at = (name_at as isize + delta) as usize;
+                    Label::Header(Cow::Borrowed(
+                        &self.message.bytes[name_at..name_at + field.name.len()],
+                    ))
+                }
+                Frame::Detached { .. } => Label::Header(Cow::Owned(field.name.to_vec())),
+            };
+            let part = self.slice(frame, at..at + field.value.len(), label);
+            self.list.push(part);
+        }
+    }
+
+    /// The parts of a parsed message: text and HTML decoded, nested
+    /// messages (`message/rfc822`, digests) with their own headers, and, in
+    /// a multipart, the text around the parts (where some mailing lists put
+    /// their footer).
+    fn mime(&mut self, message: &mail_parser::Message<'_>, frame: Frame<'_>) {
+        let Some(root) = message.parts.first() else {
+            return;
+        };
+        let end = frame.raw().len();
+        let range = |from: u32, to: u32| (from as usize).min(end)..(to as usize).min(end);
+        // Where the text outside the parts seen so far starts, in a multipart.
+        let mut outside = matches!(root.body, PartType::Multipart(_)).then_some(root.offset_body);
+        for part in &message.parts {
+            if matches!(part.body, PartType::Multipart(_)) {
+                continue;
+            }
+            if let Some(start) = outside.replace(part.offset_end) {
+                self.outside(frame, range(start, part.offset_header), "preamble");
+            }
+            let body = range(part.offset_body, part.offset_end);
+            match &part.body {
+                PartType::Text(_) | PartType::Html(_) => self.text_part(part, frame, body),
+                PartType::Message(nested) => {
+                    let inner = frame.inner(nested.raw_message(), body.start);
+                    self.head(&Head::parse(nested.raw_message()), inner);
+                    self.mime(nested, inner);
+                }
+                // What could not be decoded (a nested message that does not
+                // parse) is read as it is.
+                PartType::Binary(_) | PartType::InlineBinary(_) if part.is_encoding_problem => {
+                    let part = self.slice(frame, body, Label::Named("raw"));
+                    self.list.push(part);
+                }
+                _ => {}
+            }
+        }
+        if let Some(start) = outside {
+            self.outside(frame, range(start, root.offset_end), "epilogue");
+        }
+    }
+
+    /// Text of a multipart outside its parts (its boundary lines, which
+    /// hold no URI, and the preamble or epilogue), as it is.
+    fn outside(&mut self, frame: Frame<'_>, range: Range<usize>, label: &'static str) {
+        if !range.is_empty() {
+            let part = self.slice(frame, range, Label::Named(label));
+            self.list.push(part);
+        }
+    }
+
+    /// A text or HTML part: its transfer encoding undone (and its
+    /// charset left as it is, when it keeps ASCII as ASCII), then its
+    /// flowed lines joined or its HTML read.
+    fn text_part(
+        &mut self,
+        part: &mail_parser::MessagePart<'_>,
+        frame: Frame<'_>,
+        body: Range<usize>,
+    ) {
+        let ct = part.content_type();
+        let html = matches!(part.body, PartType::Html(_));
+        let label = if html {
+            Label::Named("text/html")
+        } else {
+            match ct {
+                Some(ct) => Label::Type(match ct.subtype() {
+                    Some(sub) => format!("{}/{}", ct.ctype(), sub).to_ascii_lowercase(),
+                    None => ct.ctype().to_ascii_lowercase(),
+                }),
+                None => Label::Named("text/plain"),
+            }
+        };
+        let wide_charset = ct.and_then(|ct| ct.attribute("charset")).is_some_and(|c| {
+            let c = c.to_ascii_lowercase();
+            c.starts_with("utf-16") || c.starts_with("utf-32") || c == "utf-7"
+        });
+        if wide_charset {
+            // Only the MIME parser's conversion makes it ASCII: placed at
+            // the part's start.
+            let text = match &part.body {
+                PartType::Text(t) | PartType::Html(t) => t.as_bytes().to_vec(),
+                _ => Vec::new(),
+            };
+            let anchor = match self.located_range(frame, body.clone()).1 {
+                Place::At(at) | Place::Anchored(at) => at,
+            };
+            let (text, maps) = if html {
+                let (text, map) = html::scannable_text(&text);
+                (text, vec![map])
+            } else {
+                (text, Vec::new())
+            };
+            let part = self.part(Cow::Owned(text), maps, Place::Anchored(anchor), label);
+            self.list.push(part);
+            return;
+        }
+        let raw = &frame.raw()[body.clone()];
+        let decoded = match self.transfer_coding(part, frame) {
+            Coding::QuotedPrintable => Some(decode::quoted_printable(raw, 0)),
+            Coding::Base64 => Some(decode::base64(raw, 0)),
+            // Text sent as it is may still be quoted-printable that does
+            // not say so.
+            Coding::Plain | Coding::Mime => decode::undeclared_quoted_printable(raw, 0),
+        };
+        let malformed = part.is_encoding_problem.then_some(MALFORMED);
+        let text = self.located_range(frame, body);
+        let flowed = (!html)
+            .then_some(ct)
+            .flatten()
+            .filter(|ct| {
+                ct.attribute("format")
+                    .is_some_and(|f| f.eq_ignore_ascii_case("flowed"))
+            })
+            .map(|ct| {
+                ct.attribute("delsp")
+                    .is_some_and(|d| d.eq_ignore_ascii_case("yes"))
+            });
+        self.text(
+            text,
+            decoded,
+            label,
+            Some(Shape {
+                html,
+                flowed,
+                malformed,
+            }),
+        );
+    }
+
+    /// The transfer encoding of a text part, as its header says: in the
+    /// message itself (the MIME parser read it as sent, see [`mime`]), or,
+    /// in a forwarded message the parser decoded on its own, as the parser
+    /// read it.
+    fn transfer_coding(&self, part: &mail_parser::MessagePart<'_>, frame: Frame<'_>) -> Coding {
+        match frame {
+            Frame::Detached { .. } => match part.encoding {
+                Encoding::QuotedPrintable => Coding::QuotedPrintable,
+                Encoding::Base64 => Coding::Base64,
+                Encoding::None => Coding::Plain,
+            },
+            Frame::Located { delta, .. } => {
+                let start = part.offset_header as isize + delta;
+                let end = part.offset_body as isize + delta;
+                if start < self.body_at as isize {
+                    return self.root_coding; // the message's own header
+                }
+                let block = &self.message.bytes
+                    [start as usize..(end as usize).min(self.message.bytes.len())];
+                Head::parse(block).transfer_coding()
+            }
+        }
+    }
+
+    /// Adds the text of a part, `text` as sent (with its place), decoded
+    /// as `decoded` says when it could be, then read as `shape` says.
+    fn text(
+        &mut self,
+        (sent, place): (Cow<'m, [u8]>, Place),
+        decoded: Option<Decoded>,
+        label: Label<'m>,
+        shape: Option<Shape>,
+    ) {
+        let shape = shape.unwrap_or_default();
+        let mut warning = shape.malformed;
+        // A malformed encoding is reported. Quoted-printable is read as far
+        // as it decodes (a stray `=` stays as it is); base64 that breaks
+        // its alphabet is most likely not base64, and is read as sent.
+        let (text, mut maps) = match decoded {
+            Some(d) if d.malformed && d.kind == decode::Kind::Base64 => {
+                warning = Some(MALFORMED);
+                (sent, Vec::new())
+            }
+            Some(d) => {
+                if d.malformed {
+                    warning = Some(MALFORMED);
+                }
+                (Cow::Owned(d.text), vec![d.map])
+            }
+            None => (sent, Vec::new()),
+        };
+        let text = if shape.html {
+            let (text, map) = html::scannable_text(&text);
+            maps.insert(0, map);
+            Cow::Owned(text)
+        } else if let Some(delsp) = shape.flowed {
+            let (text, map) = decode::unflow(&text, delsp);
+            maps.insert(0, map);
+            Cow::Owned(text)
+        } else {
+            text
+        };
+        let mut part = self.part(text, maps, place, label);
+        part.warning = warning;
+        self.list.push(part);
+    }
+
+    /// `frame.raw()[range]` as a part, as it is.
+    fn slice(&self, frame: Frame<'_>, range: Range<usize>, label: Label<'m>) -> Part<'m> {
+        let (text, place) = self.located_range(frame, range);
+        self.part(text, Vec::new(), place, label)
+    }
+
+    /// The bytes `range` of `frame`, borrowed from the message when they
+    /// are its own, and their place.
+    fn located_range(&self, frame: Frame<'_>, range: Range<usize>) -> (Cow<'m, [u8]>, Place) {
+        match frame {
+            Frame::Located { delta, .. } => {
+                let start = (range.start as isize + delta) as usize;
+                let end = (range.end as isize + delta) as usize;
+                (
+                    Cow::Borrowed(&self.message.bytes[start..end]),
+                    Place::At(start),
+                )
+            }
+            Frame::Detached { raw, anchor } => {
+                (Cow::Owned(raw[range].to_vec()), Place::Anchored(anchor))
+            }
+        }
+    }
+
+    /// `text`, a slice of `frame`, with its place.
+    fn located(&self, text: &[u8], frame: Frame<'_>) -> (Cow<'m, [u8]>, Place) {
+        let at = offset_within(frame.raw(), text).expect("a slice of the frame");
+        self.located_range(frame, at..at + text.len())
+    }
+
+    /// A part of `text`, whose `maps` lead to the text of the frame at
+    /// `place`.
+    fn part(
+        &self,
+        text: Cow<'m, [u8]>,
+        mut maps: Vec<SourceMap>,
+        place: Place,
+        label: Label<'m>,
+    ) -> Part<'m> {
+        let base = match place {
+            Place::At(at) => at,
+            Place::Anchored(anchor) => {
+                maps.push(SourceMap::all_at(0));
+                anchor
+            }
+        };
+        Part {
+            message: self.message,
+            message_id: self.message_id,
+            label,
+            text,
+            maps,
+            base,
+            warning: None,
+        }
+    }
+}
+
+/// Where a text of a frame stands in the message.
+#[derive(Clone, Copy, Debug)]
+enum Place {
+    /// At this offset: its bytes are the message's own.
+    At(usize),
+    /// Decoded from the message: all of it is placed at this offset.
+    Anchored(usize),
+}
+
+/// How a decoded text part is read.
+#[derive(Clone, Copy, Debug, Default)]
+struct Shape {
+    html: bool,
+    /// `Some(delsp)` for `format=flowed`.
+    flowed: Option<bool>,
+    /// The MIME parser found its encoding broken.
+    malformed: Option<&'static str>,
+}

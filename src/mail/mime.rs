@@ -1,0 +1,189 @@
+//! The copy of a message given to the MIME parser, which is asked for the
+//! message's structure only: where each part is, and its type.
+//!
+//! Every text part is decoded by [`super::decode`], which knows where each
+//! decoded byte came from; the MIME parser would decode it too (and
+//! convert its charset, and base64-decode every attachment), work that was
+//! a third of mail mode's. So in the parser's copy, each part's
+//! `Content-Transfer-Encoding` field is renamed `Xontent-…`, and so is a
+//! text part's `charset` parameter (`xharset`): the parser reads such a
+//! part as sent. Renaming keeps every length, so the parser's offsets are
+//! those of the message; what the fields said is read back from the
+//! message itself. Left as they are: forwarded messages (`message/*`) and
+//! multiparts, which the parser must decode to read, and text in UTF-16,
+//! UTF-32 or UTF-7, which only its conversion makes readable.
+
+use std::ops::Range;
+use std::sync::OnceLock;
+
+use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
+
+use super::header::Head;
+
+/// The message as the MIME parser needs it: the MIME fields (`Content-*`,
+/// `MIME-Version`) of the header block, a blank line, the body, with the
+/// fields that would make the parser decode renamed. The other fields (a
+/// long `Received` chain, DKIM signatures) are left out: the parser would
+/// only skip them, byte by byte.
+pub fn structure_copy(head: &Head<'_>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(head.body.len() + 512);
+    let mut newline: &[u8] = b"\n";
+    for field in &head.fields {
+        let name = field.name;
+        let is_mime = name.len() > 8 && name[..8].eq_ignore_ascii_case(b"content-")
+            || name.eq_ignore_ascii_case(b"mime-version");
+        if is_mime {
+            out.extend_from_slice(name);
+            out.push(b':');
+            out.extend_from_slice(field.value);
+            if field.value.ends_with(b"\r\n") {
+                newline = b"\r\n";
+            } else if !field.value.ends_with(b"\n") {
+                out.extend_from_slice(newline);
+            }
+        }
+    }
+    out.extend_from_slice(newline);
+    out.extend_from_slice(head.body);
+    hide_decodings(&mut out);
+    out
+}
+
+/// The fields looked for, at the start of a line, any case.
+const CONTENT_TYPE: usize = 0;
+const TRANSFER_ENCODING: usize = 1;
+
+fn fields() -> &'static AhoCorasick {
+    static FIELDS: OnceLock<AhoCorasick> = OnceLock::new();
+    FIELDS.get_or_init(|| {
+        AhoCorasickBuilder::new()
+            .ascii_case_insensitive(true)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(["content-type:", "content-transfer-encoding:"])
+            .expect("two literal patterns")
+    })
+}
+
+/// One header block's MIME fields: the value of its `Content-Type` and
+/// where its `Content-Transfer-Encoding` field starts.
+#[derive(Default)]
+struct Block {
+    /// Where the block's last field found starts.
+    last: usize,
+    content_type: Option<Range<usize>>,
+    transfer_encoding: Option<usize>,
+}
+
+/// Renames, in each header block of `copy`, the fields that would make
+/// the MIME parser decode (see the module docs).
+fn hide_decodings(copy: &mut [u8]) {
+    let mut block: Option<Block> = None;
+    let matches: Vec<(usize, usize)> = fields()
+        .find_iter(&*copy)
+        .filter(|m| m.start() == 0 || copy[m.start() - 1] == b'\n')
+        .map(|m| (m.pattern().as_usize(), m.start()))
+        .collect();
+    for (field, at) in matches {
+        if let Some(b) = &block {
+            if has_blank_line(&copy[b.last..at]) {
+                hide_in_block(copy, block.take().expect("a block"));
+            }
+        }
+        let b = block.get_or_insert_with(Block::default);
+        b.last = at;
+        match field {
+            CONTENT_TYPE => b.content_type = Some(value(copy, at + "content-type:".len())),
+            TRANSFER_ENCODING => b.transfer_encoding = Some(at),
+            _ => unreachable!("two patterns"),
+        }
+    }
+    if let Some(b) = block {
+        hide_in_block(copy, b);
+    }
+}
+
+/// Returns true if and only if `text` holds a blank line (`\n\n` or
+/// `\n\r\n`).
+fn has_blank_line(text: &[u8]) -> bool {
+    memchr::memchr_iter(b'\n', text)
+        .any(|nl| matches!(&text[nl + 1..], [b'\n', ..] | [b'\r', b'\n', ..]))
+}
+
+/// The value of the field whose name ends at `from`: up to the end of its
+/// line and of the folded lines after it.
+fn value(copy: &[u8], from: usize) -> Range<usize> {
+    let mut end = from;
+    loop {
+        end = memchr::memchr(b'\n', &copy[end..]).map_or(copy.len(), |p| end + p + 1);
+        if !matches!(copy.get(end), Some(b' ' | b'\t')) {
+            return from..end;
+        }
+    }
+}
+
+fn hide_in_block(copy: &mut [u8], block: Block) {
+    let content_type = block
+        .content_type
+        .as_ref()
+        .map(|v| copy[v.clone()].trim_ascii().to_ascii_lowercase());
+    let content_type = content_type.as_deref().unwrap_or(b"text/plain");
+    if content_type.starts_with(b"message/") || content_type.starts_with(b"multipart/") {
+        return;
+    }
+    let is_text = content_type.starts_with(b"text/");
+    let charset = block.content_type.as_ref().and_then(|v| {
+        memchr::memmem::find(content_type, b"charset").map(|p| v.start + lead(&copy[v.clone()]) + p)
+    });
+    if is_text {
+        let wide = charset.is_some_and(|at| {
+            let after = copy[at + "charset".len()..]
+                .iter()
+                .skip_while(|&&b| matches!(b, b'=' | b'"' | b' '))
+                .take(6)
+                .map(u8::to_ascii_lowercase)
+                .collect::<Vec<u8>>();
+            after.starts_with(b"utf-16")
+                || after.starts_with(b"utf-32")
+                || after.starts_with(b"utf-7")
+        });
+        if wide {
+            return;
+        }
+        if let Some(at) = charset {
+            copy[at] = b'x';
+        }
+    }
+    if let Some(at) = block.transfer_encoding {
+        copy[at] = b'X';
+    }
+}
+
+/// How many blank bytes `value` starts with (the lowercased copy of the
+/// value is trimmed).
+fn lead(value: &[u8]) -> usize {
+    value.len() - value.trim_ascii_start().len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hidden(text: &str) -> String {
+        let mut copy = text.as_bytes().to_vec();
+        hide_decodings(&mut copy);
+        String::from_utf8(copy).unwrap()
+    }
+
+    #[test]
+    fn decodings_are_hidden_in_text_and_attachments_only() {
+        let text = "Content-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nbody=\n--X\nContent-type: image/png\ncontent-transfer-encoding: base64\n\nAAAA\n--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\nBBBB\n--X\nContent-Type: text/plain;\n charset=\"UTF-16\"\nContent-Transfer-Encoding: base64\n\nCCCC\n--X--\n";
+        let want = "Content-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: text/plain; xharset=iso-8859-1\nXontent-Transfer-Encoding: quoted-printable\n\nbody=\n--X\nContent-type: image/png\nXontent-transfer-encoding: base64\n\nAAAA\n--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\nBBBB\n--X\nContent-Type: text/plain;\n charset=\"UTF-16\"\nContent-Transfer-Encoding: base64\n\nCCCC\n--X--\n";
+        assert_eq!(hidden(text), want);
+        assert_eq!(hidden(text).len(), text.len());
+        // No type is text/plain.
+        assert_eq!(
+            hidden("Content-Transfer-Encoding: base64\n\nAAAA"),
+            "Xontent-Transfer-Encoding: base64\n\nAAAA"
+        );
+    }
+}

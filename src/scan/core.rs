@@ -1,0 +1,436 @@
+//! The scanning core, driven by the slice iterator, [`Scanner::scan_slice`]
+//! and the stream reader alike: from each `:` in the input, it finds the
+//! scheme before it and reads the candidate that scheme starts
+//! ([`super::candidate`]), then reports what it found.
+//!
+//! # The step protocol
+//!
+//! A driver owns a [`Core`] and shows it the input through a [`Window`]:
+//! the bytes it holds, their absolute offset, and whether the input ends
+//! with them. Each [`Core::step`] looks at the next `:` that may end a
+//! scheme, reports what the candidate there gives, and says what happened:
+//! [`Step::Progress`] (call again), [`Step::Exhausted`] (no `:` left in the
+//! window), [`Step::NeedMore`] (the window ends before the next `:` can be
+//! decided) or [`Step::Stopped`] (the receiver asked to stop).
+//!
+//! # Invariants
+//!
+//! What the core decides for a `:` depends only on the [`LOOKBACK`] bytes
+//! before it and on the bytes up to `max_candidate_len` + [`SLACK`] after
+//! the candidate's first byte. When those bytes are not all in the window
+//! and the input has not ended, it answers [`Step::NeedMore`] without
+//! deciding anything (and without changing its state), so a reader that
+//! supplies them gets exactly the answer the slice iterator gets.
+//!
+//! [`Scanner::scan_slice`]: super::Scanner::scan_slice
+
+use std::io;
+
+use super::run::Run;
+use super::schemes::Scheme;
+use super::{Found, Scanner, Sink};
+use crate::uri::table::{SCHEME, URI};
+
+/// How far before a `:` the core looks (scheme, `URL:`, `<`, quote prefix).
+pub const LOOKBACK: usize = 256;
+
+/// How far past `max_candidate_len` the core may look (page-break lines).
+pub const SLACK: usize = 1024;
+
+/// A view of the input: `hay` starts at absolute offset `offset`.
+#[derive(Clone, Copy, Debug)]
+pub struct Window<'h> {
+    pub hay: &'h [u8],
+    pub offset: usize,
+    /// True when `hay` ends where the input ends.
+    pub eof: bool,
+}
+
+/// The window ended (not at the end of the input) before a decision.
+#[derive(Debug)]
+pub struct NeedMore;
+
+/// What one call of [`Core::step`] did.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Looked at one `:` (and may have reported what it starts).
+    Progress,
+    /// The window ends before the next `:` can be decided.
+    NeedMore,
+    /// No `:` is left in the window.
+    Exhausted,
+    /// The receiver asked to stop, or failed (its error is returned).
+    Stopped,
+}
+
+/// Where the core sends what it finds. Implemented once for every [`Sink`]
+/// (the adapter below) and by the slice iterator's queue.
+pub trait Report<'h> {
+    /// A URI (or, on request, an invalid candidate). `Ok(false)` stops.
+    fn found(&mut self, found: Found<'h>) -> io::Result<bool>;
+
+    /// A candidate longer than the limit, given up on: its first byte's
+    /// absolute offset and its line. `Ok(false)` stops.
+    fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool>;
+}
+
+/// The one adapter from the core to a [`Sink`].
+pub struct ToSink<'a, S: ?Sized>(pub &'a mut S);
+
+impl<'h, S: Sink + ?Sized> Report<'h> for ToSink<'_, S> {
+    #[inline]
+    fn found(&mut self, found: Found<'h>) -> io::Result<bool> {
+        self.0.found(&found)
+    }
+
+    #[inline]
+    fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {
+        self.0.too_long(start, line)
+    }
+}
+
+/// The scanning state carried from one step to the next.
+///
+/// # Invariants
+///
+/// Every offset is absolute. `pos` only grows; `lines` has counted the line
+/// breaks before `lines.counted`, which is at most the start of any
+/// candidate not yet read.
+#[derive(Debug)]
+pub struct Core<'s> {
+    pub(super) scanner: &'s Scanner,
+    /// The next byte to look for a `:` from.
+    pub pos: usize,
+    /// The run of URI bytes being read, and what is known about it.
+    pub(super) run: Run,
+    /// True while skipping the rest of a run of URI bytes that was too long
+    /// to be a candidate: it is given up whole, not scanned from inside.
+    pub(super) in_long_run: bool,
+    /// No `<` before this offset is read as a bracket: an angle-bracket
+    /// read that crossed a page break failed here, and the only `<` it
+    /// passed over sit in the page break's own lines (see
+    /// [`super::candidate`]).
+    pub(super) angles_from: usize,
+    /// The mail quote prefix of the line that starts at `.0`: its length.
+    pub(super) quote: Option<(usize, usize)>,
+    pub lines: Lines,
+}
+
+impl<'s> Core<'s> {
+    /// A core at the start of the input.
+    pub fn new(scanner: &'s Scanner) -> Core<'s> {
+        Core::starting_at(scanner, 0, 1, 0)
+    }
+
+    /// A core that starts scanning at absolute offset `pos`, on line
+    /// `line` (1-based), which starts at absolute offset `line_start`. The
+    /// window must hold the [`LOOKBACK`] bytes before `pos`, or start at
+    /// offset 0.
+    pub fn starting_at(scanner: &'s Scanner, pos: usize, line: u64, line_start: usize) -> Core<'s> {
+        Core {
+            scanner,
+            pos,
+            run: Run::default(),
+            in_long_run: false,
+            angles_from: 0,
+            quote: None,
+            lines: Lines {
+                line,
+                line_start,
+                counted: pos,
+            },
+        }
+    }
+
+    /// Looks at the next `:` at or after `pos` and reports what it starts.
+    /// `win` must hold the [`LOOKBACK`] bytes before `pos` (or start at
+    /// offset 0).
+    ///
+    /// # Errors
+    ///
+    /// The first error `report` returns (the step is then
+    /// [`Step::Stopped`]).
+    pub fn step<'h, R: Report<'h>>(
+        &mut self,
+        win: &Window<'h>,
+        report: &mut R,
+    ) -> io::Result<Step> {
+        let hay = win.hay;
+        let mut from = self.pos - win.offset;
+        if self.in_long_run {
+            let len = hay[from..].iter().take_while(|&&b| URI.contains(b)).count();
+            crate::work::examined(len + 1);
+            from += len;
+            self.pos = win.offset + from;
+            if from == hay.len() && !win.eof {
+                return Ok(Step::Exhausted); // the run goes on in the next window
+            }
+            self.in_long_run = false;
+        }
+        let scheme = match self.next_scheme(win, from) {
+            Ok(Some(scheme)) => scheme,
+            Ok(None) => {
+                self.pos = win.offset + hay.len();
+                return Ok(Step::Exhausted);
+            }
+            Err(at) => {
+                self.pos = win.offset + at;
+                return Ok(Step::NeedMore);
+            }
+        };
+        let mut outcome = Outcome::Continue;
+        match self.read_candidate(
+            win,
+            scheme,
+            &mut Emit {
+                report,
+                outcome: &mut outcome,
+            },
+        ) {
+            Ok(resume) => self.pos = win.offset + resume,
+            Err(NeedMore) => {
+                debug_assert!(
+                    matches!(outcome, Outcome::Continue),
+                    "reported, then asked for more"
+                );
+                self.pos = win.offset + scheme.colon;
+                return Ok(Step::NeedMore);
+            }
+        }
+        match outcome {
+            Outcome::Continue => Ok(Step::Progress),
+            Outcome::Stop => Ok(Step::Stopped),
+            Outcome::Failed(err) => Err(err),
+        }
+    }
+
+    /// Finds the next `:` at or after `from` whose scheme starts a
+    /// candidate. `Ok(None)` when the window holds none; `Err(at)` when the
+    /// `:` at `at` cannot be decided before the window grows.
+    ///
+    /// Most `:` in text cannot end a scheme: a space or a line end follows
+    /// (`Note: `, `From: `), no scheme byte precedes, or digits stand on
+    /// both sides (`12:30`). They, and the colons with no scheme before
+    /// them, are passed over here, in one loop.
+    fn next_scheme(&self, win: &Window<'_>, from: usize) -> Result<Option<Scheme>, usize> {
+        let hay = win.hay;
+        let mut last = from;
+        for colon in memchr::memchr_iter(b':', &hay[from..]).map(|p| from + p) {
+            crate::work::examined(colon + 1 - last);
+            last = colon + 1;
+            let before = colon.checked_sub(1).map(|i| hay[i]);
+            if !before.is_some_and(|b| SCHEME.contains(b)) {
+                continue;
+            }
+            match hay.get(colon + 1) {
+                Some(&b) if !URI.contains(b) => continue,
+                Some(&b) if b.is_ascii_digit() && before.is_some_and(|b| b.is_ascii_digit()) => {
+                    continue
+                }
+                Some(_) => {}
+                None if win.eof => continue,
+                None => return Err(colon),
+            }
+            match Scheme::before(win, colon, self.scanner.config.any_scheme) {
+                Ok(Some(scheme)) => return Ok(Some(scheme)),
+                Ok(None) => {}
+                Err(NeedMore) => return Err(colon),
+            }
+        }
+        crate::work::examined(hay.len() - last);
+        Ok(None)
+    }
+
+    /// The line and byte column of absolute offset `at`, counting line
+    /// breaks up to it.
+    pub(super) fn position(&mut self, win: &Window<'_>, at: usize) -> (u64, u64) {
+        self.lines.advance(win, at);
+        self.lines.position(at)
+    }
+}
+
+/// What the receiver said, as the candidate's reports go out.
+#[derive(Debug)]
+pub(super) enum Outcome {
+    Continue,
+    Stop,
+    Failed(io::Error),
+}
+
+/// A [`Report`] and what it said: the candidate stages report through it,
+/// and after a stop or an error nothing more reaches the receiver.
+pub(super) struct Emit<'a, R> {
+    report: &'a mut R,
+    outcome: &'a mut Outcome,
+}
+
+impl<'h, R: Report<'h>> Emit<'_, R> {
+    pub(super) fn found(&mut self, found: Found<'h>) {
+        if matches!(self.outcome, Outcome::Continue) {
+            *self.outcome = into_outcome(self.report.found(found));
+        }
+    }
+
+    pub(super) fn too_long(&mut self, start: usize, line: u64) {
+        if matches!(self.outcome, Outcome::Continue) {
+            *self.outcome = into_outcome(self.report.too_long(start, line));
+        }
+    }
+}
+
+fn into_outcome(result: io::Result<bool>) -> Outcome {
+    match result {
+        Ok(true) => Outcome::Continue,
+        Ok(false) => Outcome::Stop,
+        Err(err) => Outcome::Failed(err),
+    }
+}
+
+/// 1-based line numbers, counted lazily up to each candidate's start.
+///
+/// # Invariants
+///
+/// `line` is the number of the line holding `counted` and `line_start`
+/// is where that line starts (absolute offsets).
+#[derive(Debug)]
+pub struct Lines {
+    line: u64,
+    pub line_start: usize,
+    pub counted: usize,
+}
+
+impl Lines {
+    /// Counts the line breaks of `win` up to absolute offset `to`.
+    pub fn advance(&mut self, win: &Window<'_>, to: usize) {
+        if to <= self.counted {
+            return;
+        }
+        let bytes = &win.hay[self.counted - win.offset..to - win.offset];
+        crate::work::examined(bytes.len());
+        let breaks = count_line_breaks(bytes);
+        if breaks > 0 {
+            self.line += breaks as u64;
+            let last = memchr::memrchr(b'\n', bytes).expect("a line break was counted");
+            self.line_start = self.counted + last + 1;
+        }
+        self.counted = to;
+    }
+
+    /// The line and byte column of absolute offset `at`, on the line
+    /// counted up to.
+    fn position(&self, at: usize) -> (u64, u64) {
+        debug_assert!(self.line_start <= at && at <= self.counted);
+        (self.line, (at - self.line_start + 1) as u64)
+    }
+}
+
+/// Counts the `\n` bytes of `bytes`, in chunks small enough for byte-wide
+/// counters, which the compiler turns into vector code.
+fn count_line_breaks(bytes: &[u8]) -> usize {
+    const CHUNK: usize = 255;
+    let mut total = 0;
+    for chunk in bytes.chunks(CHUNK) {
+        let in_chunk: u8 = chunk.iter().map(|&b| u8::from(b == b'\n')).sum();
+        total += usize::from(in_chunk);
+    }
+    total
+}
+
+#[cfg(test)]
+#[allow(dead_code)]
+#[path = "../../examples/hostile/gen.rs"]
+mod gen;
+
+#[cfg(test)]
+mod tests {
+    use std::io::Read;
+
+    use super::gen;
+    use crate::{Found, HyphenMode, Scanner};
+
+    /// At most this many bytes are examined per input byte, on any input:
+    /// the linear-time claim of `DESIGN.md`, checked by counting.
+    const MAX_EXAMINED_PER_BYTE: f64 = 8.0;
+
+    /// The scanners whose work is counted: every option that changes what
+    /// the core does.
+    fn scanners() -> Vec<(&'static str, Scanner)> {
+        vec![
+            ("default", Scanner::new()),
+            ("invalid", Scanner::builder().report_invalid(true).build()),
+            ("any-scheme", Scanner::builder().any_scheme(true).build()),
+            (
+                "hyphen-both",
+                Scanner::builder().hyphen(HyphenMode::Both).build(),
+            ),
+            (
+                "short-limit",
+                Scanner::builder().max_candidate_len(256).build(),
+            ),
+        ]
+    }
+
+    /// Bytes examined per input byte, scanning `text` as a slice and as a
+    /// stream, and the URIs found each way.
+    fn work_per_byte(scanner: &Scanner, text: &[u8]) -> (f64, f64, usize) {
+        crate::work::take();
+        let mut slice = 0;
+        scanner
+            .scan_slice(text, |_: &Found<'_>| {
+                slice += 1;
+                Ok(true)
+            })
+            .unwrap();
+        let slice_work = crate::work::take() as f64 / text.len() as f64;
+        let mut stream = 0;
+        scanner
+            .scan_reader_with_read_size(
+                text,
+                |_: &Found<'_>| {
+                    stream += 1;
+                    Ok(true)
+                },
+                4096,
+            )
+            .unwrap();
+        let stream_work = crate::work::take() as f64 / text.len() as f64;
+        assert_eq!(slice, stream);
+        (slice_work, stream_work, slice)
+    }
+
+    /// Every adversarial shape, at two sizes sixteen times apart: the
+    /// bytes examined per input byte stay under one constant, and the URIs
+    /// found are the ones each shape holds.
+    #[test]
+    fn work_per_input_byte_is_bounded_on_adversarial_shapes() {
+        let small = 256 << 10;
+        let mut report = Vec::new();
+        let mut failures = Vec::new();
+        for (one, sixteen) in gen::shapes(small).into_iter().zip(gen::shapes(16 * small)) {
+            for case in [one, sixteen] {
+                let mut text = Vec::new();
+                case.reader().read_to_end(&mut text).unwrap();
+                for (config, scanner) in scanners() {
+                    let (slice, stream, found) = work_per_byte(&scanner, &text);
+                    report.push(format!(
+                        "{:<18} {:>9} {config:<12} slice {slice:5.2} stream {stream:5.2} found {found}",
+                        case.name,
+                        text.len()
+                    ));
+                    if slice.max(stream) > MAX_EXAMINED_PER_BYTE {
+                        failures.push(report.last().unwrap().clone());
+                    }
+                    let expected = case.expected().map(|n| n as usize);
+                    if config == "default" && expected.is_some_and(|n| n != found) {
+                        failures.push(format!(
+                            "{}: found {found}, expected {expected:?}",
+                            case.name
+                        ));
+                    }
+                }
+            }
+        }
+        eprintln!("{}", report.join("\n"));
+        assert!(failures.is_empty(), "{}", failures.join("\n"));
+    }
+}

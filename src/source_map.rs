@@ -1,0 +1,147 @@
+//! Where each byte of a decoded text came from in the text it was decoded
+//! from: so that a URI found in decoded text (quoted-printable, base64,
+//! joined `format=flowed` lines, HTML with character references) is placed
+//! at its line and column in the input as it was written.
+
+use crate::span::Span;
+
+/// Maps offsets of a decoded text to ranges of its source.
+///
+/// A map is a list of pieces, each covering the decoded text from its
+/// `out` offset to the next piece's: decoded units of `out_unit` bytes
+/// that each come from `src_unit` source bytes, in order from `src`
+/// (copied text: 1 and 1; a quoted-printable `=3D`: 1 and 3; base64: 3
+/// and 4; text the decoder added: `src_unit` 0). An empty map is the
+/// identity.
+///
+/// # Invariants
+///
+/// Pieces are sorted by `out`, strictly increasing; `out_unit >= 1`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SourceMap {
+    pieces: Vec<Piece>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Piece {
+    out: usize,
+    src: usize,
+    out_unit: u32,
+    src_unit: u32,
+}
+
+impl SourceMap {
+    /// The map of a text whose every byte stands for the source at `at`
+    /// (the decoding is not followed byte by byte, as for a charset
+    /// conversion left to another crate).
+    pub fn all_at(at: usize) -> SourceMap {
+        let mut map = SourceMap::default();
+        map.push(0, at, 1, 0);
+        map
+    }
+
+    /// From decoded offset `out` on, bytes are copied from `src` on.
+    pub fn copied(&mut self, out: usize, src: usize) {
+        self.push(out, src, 1, 1);
+    }
+
+    /// From decoded offset `out` on, each `out_unit` decoded bytes come
+    /// from `src_unit` source bytes, in order from `src`. Nothing is added
+    /// when the last piece already says so.
+    pub fn push(&mut self, out: usize, src: usize, out_unit: u32, src_unit: u32) {
+        debug_assert!(out_unit >= 1);
+        if let Some(last) = self.pieces.last() {
+            if (last.out_unit, last.src_unit) == (out_unit, src_unit) {
+                let gone = out - last.out;
+                let continues = if out_unit == 1 {
+                    src == last.src + gone * src_unit as usize
+                } else {
+                    gone % out_unit as usize == 0
+                        && src == last.src + gone / out_unit as usize * src_unit as usize
+                };
+                if continues {
+                    return;
+                }
+            }
+        }
+        if let Some(last) = self.pieces.last_mut() {
+            debug_assert!(last.out <= out, "pieces come in order");
+            if last.out == out {
+                *last = Piece {
+                    out,
+                    src,
+                    out_unit,
+                    src_unit,
+                };
+                return;
+            }
+        }
+        self.pieces.push(Piece {
+            out,
+            src,
+            out_unit,
+            src_unit,
+        });
+    }
+
+    /// Appends the pieces of `other`, the map of a text appended at
+    /// decoded offset `at` of this one.
+    pub fn append(&mut self, other: &SourceMap, at: usize) {
+        for p in &other.pieces {
+            self.push(at + p.out, p.src, p.out_unit, p.src_unit);
+        }
+    }
+
+    /// The source range of the decoded byte at `at`.
+    fn byte(&self, at: usize) -> (usize, usize) {
+        let Some(i) = self.pieces.partition_point(|p| p.out <= at).checked_sub(1) else {
+            return (at, at + 1); // before the first piece: unmapped, as is
+        };
+        let p = self.pieces[i];
+        let unit = ((at - p.out) / p.out_unit as usize) * p.src_unit as usize;
+        (p.src + unit, p.src + unit + p.src_unit as usize)
+    }
+
+    /// The source range of the decoded bytes `span`: from where its first
+    /// byte came from to where its last byte's source ends.
+    pub fn span(&self, span: Span) -> Span {
+        if self.pieces.is_empty() {
+            return span;
+        }
+        let (start, _) = self.byte(span.start);
+        let end = if span.is_empty() {
+            start
+        } else {
+            self.byte(span.end - 1).1
+        };
+        Span::new(start, end.max(start))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn spans_map_through_copies_escapes_and_groups() {
+        // Decoded `ab=c` from `ab=3Dc`: `a`, `b` copied, `=` from 3 bytes.
+        let mut qp = SourceMap::default();
+        qp.copied(0, 0);
+        qp.push(2, 2, 1, 3);
+        qp.copied(3, 5);
+        assert_eq!(qp.span(Span::new(0, 4)), Span::new(0, 6));
+        assert_eq!(qp.span(Span::new(2, 3)), Span::new(2, 5));
+        assert_eq!(qp.span(Span::new(3, 4)), Span::new(5, 6));
+        // Base64 from offset 10: decoded byte 4 is in the second group.
+        let mut b64 = SourceMap::default();
+        b64.push(0, 10, 3, 4);
+        assert_eq!(b64.span(Span::new(4, 5)), Span::new(14, 18));
+        // Copies that go on merge into one piece.
+        let mut copy = SourceMap::default();
+        copy.copied(0, 7);
+        copy.copied(5, 12);
+        assert_eq!(copy.pieces.len(), 1);
+        assert_eq!(SourceMap::all_at(3).span(Span::new(5, 9)), Span::new(3, 3));
+        assert_eq!(SourceMap::default().span(Span::new(5, 9)), Span::new(5, 9));
+    }
+}
