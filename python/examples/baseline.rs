@@ -14,8 +14,7 @@
 use std::time::Instant;
 use std::{env, fs, io, process};
 
-use uriscan::mail::{self, MailFound};
-use uriscan::Scanner;
+use uriscan::{mail, Found, Scanner};
 
 fn main() -> io::Result<()> {
     let args: Vec<String> = env::args().skip(1).collect();
@@ -36,7 +35,7 @@ fn main() -> io::Result<()> {
         "mail" => Box::new(move || {
             let mut n = 0;
             for file in &files {
-                mail::scan_mail(&scanner, &file[..], &mut |_: &MailFound<'_>| {
+                mail::scan_mail(&scanner, &file[..], &mut |_: &Found<'_>| {
                     n += 1;
                     Ok(true)
                 })?;

@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use uriscan::Delimiter;
+use uriscan::{Delimiter, InMessage};
 
 /// Where a URI found in mail stands; shared by the URIs of one part.
 #[derive(Debug, PartialEq, Eq, Hash)]
@@ -23,8 +23,9 @@ pub struct MailPlace {
 /// one past its last (delimiters excluded), ``line`` and ``column`` are
 /// 1-based (``column`` in bytes). ``delimiter`` is ``"angle"``, ``"quote"``
 /// or ``"none"``. In mail mode ``message_id``, ``message_line`` and
-/// ``part`` are set and the positions are those the command line gives
-/// (see the README); otherwise they are ``None``.
+/// ``part`` are set (otherwise they are ``None``), and the positions are
+/// still those of the input, where the URI's text was written, encoded (a
+/// quoted-printable URI's span covers its ``=3D`` and soft line breaks).
 #[pyclass(frozen, eq, hash, module = "uriscan")]
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Found {
@@ -60,8 +61,9 @@ pub struct Found {
 }
 
 impl Found {
-    /// A URI found in plain text, with the scanner's own positions.
-    pub fn plain(f: &uriscan::Found<'_>) -> Found {
+    /// A URI found by the library; `mail` is where in a message, for one
+    /// found in mail.
+    pub fn new(f: &uriscan::Found<'_>, mail: Option<Arc<MailPlace>>) -> Found {
         Found {
             uri: f.as_str().to_string(),
             start: f.span().start,
@@ -76,7 +78,35 @@ impl Found {
             wrapped: f.is_wrapped(),
             url_prefix: f.has_url_prefix(),
             hyphen_break: f.has_hyphen_break(),
-            mail: None,
+            mail,
+        }
+    }
+}
+
+/// The places of the URIs found in mail: the URIs of one part share one.
+#[derive(Debug, Default)]
+pub struct Places {
+    /// The place of the last URI, for the next ones of the same part.
+    last: Option<Arc<MailPlace>>,
+}
+
+impl Places {
+    /// The place of a URI found in `m`: the last one's, when it is in the
+    /// same part of the same message.
+    pub fn of(&mut self, m: &InMessage<'_>) -> Arc<MailPlace> {
+        match &self.last {
+            Some(p)
+                if p.message_line == m.message_line()
+                    && p.part == m.part()
+                    && p.message_id.as_deref() == m.message_id() =>
+            {
+                Arc::clone(p)
+            }
+            _ => Arc::clone(self.last.insert(Arc::new(MailPlace {
+                message_id: m.message_id().map(str::to_string),
+                message_line: m.message_line(),
+                part: m.part().to_string(),
+            }))),
         }
     }
 }

@@ -6,10 +6,10 @@ use std::io::{self, Read};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::PyResult;
+use uriscan::mail::{self, Messages};
 use uriscan::{HyphenMode, Scanner};
 
-use crate::found::Found;
-use crate::mail;
+use crate::found::{Found, Places};
 
 /// How many bytes are looked at to call an input binary (a NUL) and to
 /// tell whether it is mail: the command line's probe.
@@ -110,18 +110,19 @@ pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<
     if opts.skips(probe) {
         return Ok(());
     }
+    let mut to_out = ToOut::new(out);
     if opts.reads_as_mail(probe) {
-        return mail::scan(&opts.scanner, Vec::new(), data, out);
+        mail::scan_mail(&opts.scanner, data, &mut to_out)?;
+    } else {
+        opts.scanner.scan_slice(data, &mut to_out)?;
     }
-    let mut text = Text::new(out);
-    opts.scanner.scan_slice(data, &mut text)?;
-    text.finish();
+    to_out.finish(&opts.scanner);
     Ok(())
 }
 
 /// Scans what `rdr` gives, streamed: memory is bounded whatever the
-/// input's size (see the library's `Scanner::scan_reader` and mail
-/// reading).
+/// input's size (see the library's `Scanner::scan_reader` and
+/// `mail::scan_mail`).
 ///
 /// # Errors
 ///
@@ -132,47 +133,63 @@ pub fn scan_reader<R: Read>(opts: &Options, mut rdr: R, out: &mut dyn Out) -> io
     if opts.skips(&probe) {
         return Ok(());
     }
+    let mut to_out = ToOut::new(out);
     if opts.reads_as_mail(&probe) {
-        return mail::scan(&opts.scanner, probe, rdr, out);
+        let messages = Messages::with_prefix(probe, rdr);
+        mail::scan_messages(&opts.scanner, messages, &mut to_out)?;
+    } else {
+        let rdr = io::Cursor::new(probe).chain(rdr);
+        opts.scanner.scan_reader(rdr, &mut to_out)?;
     }
-    let mut text = Text::new(out);
-    opts.scanner
-        .scan_reader(io::Cursor::new(probe).chain(rdr), &mut text)?;
-    text.finish();
+    to_out.finish(&opts.scanner);
     Ok(())
 }
 
-/// The scanner's sink for plain text: URIs go to `out`, over-long
-/// candidates are counted and reported once at the end, as the command
-/// line does.
-struct Text<'a> {
+/// The library's sink, for plain text and mail alike: URIs go to `out`
+/// (with their place in a message, in mail), warnings about malformed mail
+/// as they come, and over-long candidates are counted and reported once at
+/// the end, as the command line does.
+struct ToOut<'a> {
     out: &'a mut dyn Out,
+    places: Places,
     too_long: u64,
 }
 
-impl<'a> Text<'a> {
-    fn new(out: &'a mut dyn Out) -> Text<'a> {
-        Text { out, too_long: 0 }
+impl<'a> ToOut<'a> {
+    fn new(out: &'a mut dyn Out) -> ToOut<'a> {
+        ToOut {
+            out,
+            places: Places::default(),
+            too_long: 0,
+        }
     }
 
-    fn finish(self) {
+    /// Reports the over-long candidates met, with the limit in force.
+    fn finish(self, scanner: &Scanner) {
         if self.too_long > 0 {
             self.out.warning(format!(
                 "{} candidate(s) longer than {} KiB skipped",
                 self.too_long,
-                uriscan::DEFAULT_MAX_CANDIDATE_LEN / 1024
+                scanner.max_candidate_len() / 1024
             ));
         }
     }
 }
 
-impl uriscan::Sink for &mut Text<'_> {
+impl uriscan::Sink for &mut ToOut<'_> {
     fn found(&mut self, f: &uriscan::Found<'_>) -> io::Result<bool> {
-        self.out.found(Found::plain(f))
+        let place = f.message().map(|m| self.places.of(m));
+        self.out.found(Found::new(f, place))
     }
 
     fn too_long(&mut self, _start: usize, _line: u64) -> io::Result<bool> {
         self.too_long += 1;
+        Ok(true)
+    }
+
+    fn warning(&mut self, line: u64, warning: &str) -> io::Result<bool> {
+        self.out
+            .warning(format!("message at line {line}: {warning}"));
         Ok(true)
     }
 }

@@ -4,15 +4,14 @@
 //!
 //! What each function finds is what the `uriscan` command prints with
 //! `--json` for the same bytes: the same scanner, the same 8 KiB probe to
-//! tell mail from plain text, the same mail reading (all of it in
-//! [`mail`]). The GIL is released while the library scans; no panic
-//! reaches Python (see [`error::guarded`]).
+//! tell mail from plain text, the same mail reading, through the library's
+//! one sink (all of it in [`input`]). The GIL is released while the
+//! library scans; no panic reaches Python (see [`error::guarded`]).
 
 mod error;
 mod found;
 mod input;
 mod iter;
-mod mail;
 mod reader;
 mod uri;
 
