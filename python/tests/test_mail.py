@@ -1,7 +1,6 @@
 """Mail reading through the Python package: detection as the command line
-does it, decoding, message and part fields, warnings. Positions (`line`)
-in mail mode are not asserted here: they are the command line's, and
-test_parity.py compares them with it."""
+does it, decoding, message and part fields, positions in the input,
+warnings. test_parity.py compares every field with the command line's."""
 
 import io
 
@@ -43,6 +42,19 @@ def test_an_mbox_is_read_as_mail():
     assert list(uriscan.scan(MBOX)[0].as_dict())[-3:] == ["message_id", "message_line", "part"]
 
 
+def test_positions_are_those_of_the_input():
+    # As in plain text: where the URI is written, encoded; the span of the
+    # quoted-printable one covers its soft line break and its =3D.
+    found = uriscan.scan(MBOX)
+    assert [(f.line, f.column) for f in found] == [(3, 16), (8, 6), (15, 1)]
+    assert [MBOX[f.start : f.end] for f in found] == [
+        b"https://lists.example.org/archive/",
+        b"https://example.org/very/long/pa=\nth?x=3D1",
+        b"http://two.example/",
+    ]
+    assert list(uriscan.iter_scan(io.BytesIO(MBOX))) == found
+
+
 def test_mail_false_reads_the_raw_text():
     found = uriscan.scan(MBOX, mail=False)
     assert {f.part for f in found} == {None}
@@ -73,3 +85,10 @@ def test_malformed_mail_is_scanned_with_a_warning():
     assert places(found) == [(1, None, "text/plain", "http://x.org/a")]
     with pytest.warns(uriscan.ScanWarning, match="message at line 1"):
         assert list(uriscan.iter_scan(io.BytesIO(broken))) == found
+
+
+def test_too_long_candidates_in_mail_are_warned_about():
+    eml = b"From: x@y\nSubject: a\n\nx http://a.org/" + b"a" * 70000 + b" y http://b.org/\n"
+    with pytest.warns(uriscan.ScanWarning, match="1 candidate.* longer than 64 KiB"):
+        found = uriscan.scan(eml)
+    assert places(found) == [(1, None, "text/plain", "http://b.org/")]
