@@ -13,8 +13,8 @@ plain text decided from its first 8 KiB, files that look binary skipped),
 and the URIs are written to OUTPUT as Parquet, one row each::
 
     path STRING       the file, as Spark names it (file:/..., hdfs://...)
-    line BIGINT       as uriscan --json gives it (in mail: see the README)
-    column BIGINT
+    line BIGINT       the line and column of the file where the URI is
+    column BIGINT     written (in mail too: encoded, as uriscan --json)
     uri STRING
     delimiter STRING  angle, quote or none
     wrapped BOOLEAN
