@@ -1,5 +1,5 @@
-//! What an HTML part says to a reader: the `href` and `src` attribute values
-//! and the text, with character references decoded. A small tag scanner,
+//! What an HTML part says to a reader: its attribute values that may hold
+//! links and its text, with character references decoded. A small tag scanner,
 //! not an HTML parser: enough for mail, never a panic on broken markup.
 //!
 //! It works on bytes, jumping from `<` to `<` and `&` to `&` with memchr;
@@ -7,7 +7,7 @@
 //! UTF-8. What it gives comes with a [`SourceMap`] back to the HTML, so a
 //! URI found in an attribute is placed where the attribute is.
 
-use memchr::{memchr, memchr3};
+use memchr::{memchr, memchr2, memchr3};
 
 use crate::source_map::SourceMap;
 
@@ -191,8 +191,11 @@ fn link_values(html: &[u8], attrs: std::ops::Range<usize>) -> Vec<std::ops::Rang
                 value
             }
         };
-        if may_hold_links(name) {
-            let inside = &html[value.clone()];
+        // Every URI the scanner reports has a scheme and its `:` (or a
+        // `&#58;` standing for it): a value without either holds none.
+        let inside = &html[value.clone()];
+        let may_hold_a_uri = memchr2(b':', b'&', inside).is_some();
+        if may_hold_a_uri && may_hold_links(name) {
             let lead = inside.len() - inside.trim_ascii_start().len();
             let trail = inside.len() - inside.trim_ascii_end().len();
             values.push(value.start + lead..(value.end - trail).max(value.start + lead));

@@ -558,8 +558,14 @@ impl<'m> Parts<'m> {
                 self.outside(frame, range(start, part.offset_header), "preamble");
             }
             let body = range(part.offset_body, part.offset_end);
+            let is_text = part
+                .content_type()
+                .is_some_and(|ct| mime::is_text(ct.ctype()));
             match &part.body {
                 PartType::Text(_) | PartType::Html(_) => self.text_part(part, frame, body),
+                PartType::Binary(_) | PartType::InlineBinary(_) if is_text => {
+                    self.text_part(part, frame, body)
+                }
                 PartType::Message(nested) => {
                     let inner = frame.inner(nested.raw_message(), body.start);
                     self.head(&Head::parse(nested.raw_message()), inner);
@@ -598,15 +604,24 @@ impl<'m> Parts<'m> {
         body: Range<usize>,
     ) {
         let ct = part.content_type();
-        let html = matches!(part.body, PartType::Html(_));
+        let html = matches!(part.body, PartType::Html(_))
+            || ct.is_some_and(|ct| ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("html")));
         let label = if html {
             Label::Named("text/html")
         } else {
             match ct {
-                Some(ct) => Label::Type(match ct.subtype() {
-                    Some(sub) => format!("{}/{}", ct.ctype(), sub).to_ascii_lowercase(),
-                    None => ct.ctype().to_ascii_lowercase(),
-                }),
+                Some(ct) => {
+                    // A hidden type (see `mime`) was `text`.
+                    let ctype = if mime::is_text(ct.ctype()) {
+                        "text"
+                    } else {
+                        ct.ctype()
+                    };
+                    Label::Type(match ct.subtype() {
+                        Some(sub) => format!("{ctype}/{sub}").to_ascii_lowercase(),
+                        None => ctype.to_ascii_lowercase(),
+                    })
+                }
                 None => Label::Named("text/plain"),
             }
         };

@@ -5,18 +5,16 @@
 //! decoded byte came from; the MIME parser would decode it too (and
 //! convert its charset, and base64-decode every attachment), work that was
 //! a third of mail mode's. So in the parser's copy, each part's
-//! `Content-Transfer-Encoding` field is renamed `Xontent-…`, and so is a
-//! text part's `charset` parameter (`xharset`): the parser reads such a
-//! part as sent. Renaming keeps every length, so the parser's offsets are
+//! `Content-Transfer-Encoding` field is renamed `Xontent-…`, and so are a
+//! text part's `charset` parameter (`xharset`) and its type (`xext/plain`,
+//! which the parser keeps as bytes instead of converting to a string):
+//! the parser reads such a part as sent. Renaming keeps every length, so the parser's offsets are
 //! those of the message; what the fields said is read back from the
 //! message itself. Left as they are: forwarded messages (`message/*`) and
 //! multiparts, which the parser must decode to read, and text in UTF-16,
 //! UTF-32 or UTF-7, which only its conversion makes readable.
 
 use std::ops::Range;
-use std::sync::OnceLock;
-
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 
 use super::header::Head;
 
@@ -50,18 +48,28 @@ pub fn structure_copy(head: &Head<'_>) -> Vec<u8> {
 }
 
 /// The fields looked for, at the start of a line, any case.
-const CONTENT_TYPE: usize = 0;
-const TRANSFER_ENCODING: usize = 1;
+const CONTENT_TYPE: &[u8] = b"content-type:";
+const TRANSFER_ENCODING: &[u8] = b"content-transfer-encoding:";
 
-fn fields() -> &'static AhoCorasick {
-    static FIELDS: OnceLock<AhoCorasick> = OnceLock::new();
-    FIELDS.get_or_init(|| {
-        AhoCorasickBuilder::new()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::LeftmostFirst)
-            .build(["content-type:", "content-transfer-encoding:"])
-            .expect("two literal patterns")
-    })
+/// Where each `Content-Type` and `Content-Transfer-Encoding` field of
+/// `copy` starts (at a line's start), in order, with which it is.
+///
+/// Line by line: the fields are a few lines of each header block, and a
+/// line's first byte rules out almost every other line.
+fn mime_fields(copy: &[u8]) -> Vec<(&'static [u8], usize)> {
+    let starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', copy).map(|nl| nl + 1));
+    starts
+        .filter(|&at| matches!(copy.get(at), Some(b'c' | b'C')))
+        .filter_map(|at| {
+            let line = &copy[at..];
+            [CONTENT_TYPE, TRANSFER_ENCODING]
+                .into_iter()
+                .find(|name| {
+                    line.len() >= name.len() && line[..name.len()].eq_ignore_ascii_case(name)
+                })
+                .map(|name| (name, at))
+        })
+        .collect()
 }
 
 /// One header block's MIME fields: the value of its `Content-Type` and
@@ -78,12 +86,7 @@ struct Block {
 /// the MIME parser decode (see the module docs).
 fn hide_decodings(copy: &mut [u8]) {
     let mut block: Option<Block> = None;
-    let matches: Vec<(usize, usize)> = fields()
-        .find_iter(&*copy)
-        .filter(|m| m.start() == 0 || copy[m.start() - 1] == b'\n')
-        .map(|m| (m.pattern().as_usize(), m.start()))
-        .collect();
-    for (field, at) in matches {
+    for (field, at) in mime_fields(copy) {
         if let Some(b) = &block {
             if has_blank_line(&copy[b.last..at]) {
                 hide_in_block(copy, block.take().expect("a block"));
@@ -91,10 +94,10 @@ fn hide_decodings(copy: &mut [u8]) {
         }
         let b = block.get_or_insert_with(Block::default);
         b.last = at;
-        match field {
-            CONTENT_TYPE => b.content_type = Some(value(copy, at + "content-type:".len())),
-            TRANSFER_ENCODING => b.transfer_encoding = Some(at),
-            _ => unreachable!("two patterns"),
+        if field == CONTENT_TYPE {
+            b.content_type = Some(value(copy, at + CONTENT_TYPE.len()));
+        } else {
+            b.transfer_encoding = Some(at);
         }
     }
     if let Some(b) = block {
@@ -152,11 +155,24 @@ fn hide_in_block(copy: &mut [u8], block: Block) {
         if let Some(at) = charset {
             copy[at] = b'x';
         }
+        if let Some(v) = &block.content_type {
+            copy[v.start + lead(&copy[v.clone()])] = b'x'; // `text/` becomes `xext/`
+        }
     }
     if let Some(at) = block.transfer_encoding {
         copy[at] = b'X';
     }
 }
+
+/// Returns true if and only if the MIME parser's part of type `ctype` is
+/// a text part: `text`, or `xext` when its type was hidden (see the
+/// module docs).
+pub fn is_text(ctype: &str) -> bool {
+    ctype.eq_ignore_ascii_case("text") || ctype.eq_ignore_ascii_case(HIDDEN_TEXT)
+}
+
+/// What `text` reads in a hidden text part's type.
+const HIDDEN_TEXT: &str = "xext";
 
 /// How many blank bytes `value` starts with (the lowercased copy of the
 /// value is trimmed).
@@ -177,7 +193,7 @@ mod tests {
     #[test]
     fn decodings_are_hidden_in_text_and_attachments_only() {
         let text = "Content-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nbody=\n--X\nContent-type: image/png\ncontent-transfer-encoding: base64\n\nAAAA\n--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\nBBBB\n--X\nContent-Type: text/plain;\n charset=\"UTF-16\"\nContent-Transfer-Encoding: base64\n\nCCCC\n--X--\n";
-        let want = "Content-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: text/plain; xharset=iso-8859-1\nXontent-Transfer-Encoding: quoted-printable\n\nbody=\n--X\nContent-type: image/png\nXontent-transfer-encoding: base64\n\nAAAA\n--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\nBBBB\n--X\nContent-Type: text/plain;\n charset=\"UTF-16\"\nContent-Transfer-Encoding: base64\n\nCCCC\n--X--\n";
+        let want = "Content-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: xext/plain; xharset=iso-8859-1\nXontent-Transfer-Encoding: quoted-printable\n\nbody=\n--X\nContent-type: image/png\nXontent-transfer-encoding: base64\n\nAAAA\n--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: base64\n\nBBBB\n--X\nContent-Type: text/plain;\n charset=\"UTF-16\"\nContent-Transfer-Encoding: base64\n\nCCCC\n--X--\n";
         assert_eq!(hidden(text), want);
         assert_eq!(hidden(text).len(), text.len());
         // No type is text/plain.
