@@ -1,0 +1,190 @@
+//! Python bindings of `uriscan`: a thin layer over the library's public
+//! API, built by maturin into the extension `uriscan._uriscan` of the
+//! Python package `uriscan` (see `python/uriscan/`).
+//!
+//! What each function finds is what the `uriscan` command prints with
+//! `--json` for the same bytes: the same scanner, the same 8 KiB probe to
+//! tell mail from plain text, the same mail reading, through the library's
+//! one sink (all of it in [`input`]). The GIL is released while the
+//! library scans; no panic reaches Python (see [`error::guarded`]).
+
+mod error;
+mod found;
+mod input;
+mod iter;
+mod reader;
+mod uri;
+
+use std::fs::File;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use pyo3::exceptions::{PyOSError, PyTypeError};
+use pyo3::intern;
+use pyo3::prelude::*;
+use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
+
+use crate::error::{guarded, warn_all, InternalError, ScanWarning, UriError};
+use crate::found::Found;
+use crate::input::{Collected, Options};
+use crate::iter::FoundIter;
+use crate::reader::PyReader;
+use crate::uri::UriRef;
+
+/// Finds the URIs in ``data`` (``bytes``, ``bytearray``, or ``str``, which
+/// is scanned as UTF-8) and returns them in order, as ``Found`` objects.
+///
+/// ``mail=None`` reads the input as mail (an mbox or one RFC 5322
+/// message, decoded part by part) when its first 8 KiB look like mail, as
+/// the command line decides; ``True`` or ``False`` forces it.
+/// ``any_scheme=True`` accepts any scheme followed by ``:``, not only the
+/// registered ones. ``hyphen`` is how a line break right after ``-``
+/// inside ``<...>`` is read: ``"keep"`` the hyphen, ``"drop"`` it, or
+/// ``"both"`` readings. ``skip_binary=True`` gives nothing for input with
+/// a NUL byte in its first 8 KiB, as the command line does without ``-a``.
+///
+/// The GIL is released while scanning ``bytes``. Problems that do not stop
+/// the scan (malformed mail) are issued as ``ScanWarning``.
+#[pyfunction]
+#[pyo3(signature = (data, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false))]
+fn scan<'py>(
+    py: Python<'py>,
+    data: &Bound<'py, PyAny>,
+    mail: Option<bool>,
+    any_scheme: bool,
+    hyphen: &str,
+    skip_binary: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let opts = Options::new(mail, any_scheme, hyphen, skip_binary)?;
+    let owned;
+    let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
+        b.as_bytes()
+    } else if let Ok(s) = data.cast::<PyString>() {
+        owned = s.to_cow()?.into_owned().into_bytes();
+        &owned
+    } else if let Ok(b) = data.cast::<PyByteArray>() {
+        owned = b.to_vec();
+        &owned
+    } else {
+        return Err(PyTypeError::new_err(format!(
+            "scan() takes bytes, bytearray or str, not {}",
+            data.get_type().name()?
+        )));
+    };
+    let collected = py.detach(|| {
+        let mut c = Collected::default();
+        guarded(|| input::scan_slice(&opts, bytes, &mut c)).map(|()| c)
+    })?;
+    into_list(py, collected)
+}
+
+/// Finds the URIs in the file at ``path``, read in bounded memory (the
+/// file is streamed, never held whole), and returns them in order. The
+/// keyword arguments are those of ``scan``.
+///
+/// The GIL is released while the file is read and scanned. Raises
+/// ``OSError`` (``FileNotFoundError``, ...) when the file cannot be read.
+#[pyfunction]
+#[pyo3(signature = (path, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false))]
+fn scan_file<'py>(
+    py: Python<'py>,
+    path: PathBuf,
+    mail: Option<bool>,
+    any_scheme: bool,
+    hyphen: &str,
+    skip_binary: bool,
+) -> PyResult<Bound<'py, PyList>> {
+    let opts = Options::new(mail, any_scheme, hyphen, skip_binary)?;
+    let file = py
+        .detach(|| File::open(&path))
+        .map_err(|err| open_error(py, &path, err))?;
+    let collected = py.detach(|| {
+        let mut c = Collected::default();
+        guarded(|| input::scan_reader(&opts, file, &mut c)).map(|()| c)
+    })?;
+    into_list(py, collected)
+}
+
+/// Returns an iterator over the URIs of ``binary_file`` (any object whose
+/// ``read(n)`` gives ``bytes``: an open file, ``sys.stdin.buffer``, a
+/// ``gzip.open`` file, a socket's ``makefile("rb")``), found while it is
+/// read, in bounded memory. The keyword arguments are those of ``scan``.
+///
+/// The file is read and scanned on a worker thread, a few hundred URIs
+/// ahead of the consumer. An exception raised by ``read`` is raised again
+/// by the iterator.
+#[pyfunction]
+#[pyo3(signature = (binary_file, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false))]
+fn iter_scan(
+    binary_file: &Bound<'_, PyAny>,
+    mail: Option<bool>,
+    any_scheme: bool,
+    hyphen: &str,
+    skip_binary: bool,
+) -> PyResult<FoundIter> {
+    let opts = Options::new(mail, any_scheme, hyphen, skip_binary)?;
+    let reader = PyReader::new(binary_file)?;
+    Ok(FoundIter::spawn(opts, reader)?)
+}
+
+/// From how many URIs on the cyclic GC is paused while their list is built.
+const GC_PAUSE_MIN: usize = 1000;
+
+/// Issues the warnings of a scan, then returns what it found as a list.
+///
+/// Every `Found` is an object the cyclic GC tracks (as every PyO3 class
+/// is), though it can never be part of a cycle: allocating many of them
+/// sets off collections that each walk the whole heap, and made scanning a
+/// file dense with URIs more than twice as slow. So the GC is paused while
+/// the list is built (the GIL is held throughout: no other thread sees
+/// it), and resumed only if it was running.
+fn into_list(py: Python<'_>, collected: Collected) -> PyResult<Bound<'_, PyList>> {
+    warn_all(py, &collected.warnings)?;
+    if collected.found.len() < GC_PAUSE_MIN {
+        return PyList::new(py, collected.found);
+    }
+    let gc = py.import(intern!(py, "gc"))?;
+    let running = gc.call_method0(intern!(py, "isenabled"))?.is_truthy()?;
+    if running {
+        gc.call_method0(intern!(py, "disable"))?;
+    }
+    let list = PyList::new(py, collected.found);
+    if running {
+        gc.call_method0(intern!(py, "enable"))?;
+    }
+    list
+}
+
+/// The `OSError` subclass for a file that could not be opened, with its
+/// `errno`, `strerror` and `filename`, as `open` would raise.
+fn open_error(py: Python<'_>, path: &Path, err: io::Error) -> PyErr {
+    let Some(code) = err.raw_os_error() else {
+        return err.into();
+    };
+    let strerror = py
+        .import("os")
+        .and_then(|os| os.call_method1("strerror", (code,)))
+        .and_then(|s| s.extract::<String>())
+        .unwrap_or_else(|_| err.to_string());
+    PyOSError::new_err((code, strerror, path.to_path_buf()))
+}
+
+/// The extension module `uriscan._uriscan`, re-exported by `uriscan`.
+#[pymodule]
+fn _uriscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add_function(wrap_pyfunction!(scan, m)?)?;
+    m.add_function(wrap_pyfunction!(scan_file, m)?)?;
+    m.add_function(wrap_pyfunction!(iter_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(uri::parse, m)?)?;
+    m.add_function(wrap_pyfunction!(uri::resolve, m)?)?;
+    m.add_function(wrap_pyfunction!(uri::normalize, m)?)?;
+    m.add_class::<Found>()?;
+    m.add_class::<FoundIter>()?;
+    m.add_class::<UriRef>()?;
+    m.add("UriError", py.get_type::<UriError>())?;
+    m.add("ScanWarning", py.get_type::<ScanWarning>())?;
+    m.add("InternalError", py.get_type::<InternalError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}
