@@ -250,7 +250,9 @@ impl Found<'_> {
 }
 
 /// Receives what a scan finds, in order of appearance: the one protocol of
-/// every scan, of a slice, a stream or mail.
+/// every scan, of a slice, a stream or mail. (In mail, each part in turn;
+/// in an HTML part, the URIs of its attribute values come before those of
+/// its text.)
 ///
 /// Closures `FnMut(&Found<'_>) -> io::Result<bool>` are sinks. Returning
 /// `Ok(false)` stops the scan; an error stops it and is returned.
