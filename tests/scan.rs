@@ -220,6 +220,26 @@ fn rule5_schemes() {
     check(&any, "|key:value| |Re:x|", &["key:value", "Re:x"]);
 }
 
+/// Found in issue 12: schemes whose specification gives them an authority
+/// were reported without one, or with an empty host.
+#[test]
+fn schemes_with_an_authority_need_their_slashes_and_host() {
+    t!("svn:mergeinfo pop:2 http:443- ftp:x imap:y", []);
+    t!("http://# https:///x http://:80/ wss://?q", []);
+    // The `//` wrapped inside angle brackets (RFC 5060's references).
+    t!("<|http:/\n   /www.iana.org/a|>", ["http://www.iana.org/a"]);
+    let any = Scanner::builder().any_scheme(true).build();
+    check(&any, "svn:mergeinfo http:443-", &[]);
+    t!(
+        "|ldap:///o=University%20of%20Michigan,c=US| |svn://host/repo| |http://h/#f|",
+        [
+            "ldap:///o=University%20of%20Michigan,c=US",
+            "svn://host/repo",
+            "http://h/#f"
+        ]
+    );
+}
+
 #[test]
 fn rule6_invalid_candidates_are_not_reported() {
     t!("http://[::1/x http://example.com:8a/ http://x.org/%zz", []);

@@ -340,7 +340,13 @@ fn unescape_from_lines(body: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
 pub fn looks_like_mail(head: &[u8]) -> bool {
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
     if head.starts_with(b"From ") {
-        return true;
+        // An mbox's `From_` line (a sender, then a date), or a header
+        // block right after it; not prose that starts with "From the …".
+        let (line, rest) = match memchr::memchr(b'\n', head) {
+            Some(nl) => (&head[..nl], &head[nl + 1..]),
+            None => (head, &b""[..]),
+        };
+        return is_from_line(line) || starts_with_field(rest);
     }
     const USUAL: &[&[u8]] = &[
         b"from",
@@ -366,9 +372,59 @@ pub fn looks_like_mail(head: &[u8]) -> bool {
     usual >= 2 && fields.iter().all(|f| !f.name.is_empty())
 }
 
+/// Returns true if and only if `line` (a line that starts with `From `)
+/// has the shape of an mbox's separator: a date with a time (`12:08`) and
+/// a year (`2011`) after the sender.
+fn is_from_line(line: &[u8]) -> bool {
+    let digit = |i: usize| line.get(i).is_some_and(u8::is_ascii_digit);
+    let has_time = (0..line.len()).any(|i| {
+        digit(i) && digit(i + 1) && line.get(i + 2) == Some(&b':') && digit(i + 3) && digit(i + 4)
+    });
+    // Four digits starting 19 or 20, not within a longer number.
+    let has_year = (1..line.len()).any(|i| {
+        matches!(line.get(i..i + 2), Some(b"19" | b"20"))
+            && digit(i + 2)
+            && digit(i + 3)
+            && !digit(i - 1)
+            && !digit(i + 4)
+    });
+    has_time && has_year
+}
+
+/// Returns true if and only if `text` starts with a header field
+/// (`Name: value`, the name without blanks).
+fn starts_with_field(text: &[u8]) -> bool {
+    let line = &text[..memchr::memchr(b'\n', text).unwrap_or(text.len())];
+    match memchr::memchr(b':', line) {
+        Some(colon) => colon > 0 && line[..colon].iter().all(|&b| b.is_ascii_graphic()),
+        None => false,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Found in issue 12: a README whose first line is "From the XZ Utils
+    /// README…" was read as an mbox, every URI reported on line 1.
+    #[test]
+    fn a_from_line_makes_an_mbox_only_with_its_shape() {
+        for mbox in [
+            "From a@b Mon Jan  1 00:00:00 2024\nSubject: x\n\nbody\n",
+            "From MAILER-DAEMON Fri Jul  8 12:08:34 2011\nbody\n",
+            "From someone at example.org  Tue Jul  2 10:00:00 2019\n\nbody\n",
+            "From a@b\nSubject: x\n\nbody\n",
+        ] {
+            assert!(looks_like_mail(mbox.as_bytes()), "{mbox:?}");
+        }
+        for text in [
+            "From the XZ Utils README: see https://tukaani.org/xz/\n\nmore\n",
+            "From 2019 on, the project moved.\n",
+            "From here: http://a.org/\n",
+        ] {
+            assert!(!looks_like_mail(text.as_bytes()), "{text:?}");
+        }
+    }
 
     fn split(input: &str) -> Vec<(u64, String)> {
         Messages::new(input.as_bytes())

@@ -117,8 +117,46 @@ impl Scheme {
         has: &mut dyn FnMut(u8) -> bool,
         any_scheme: bool,
     ) -> bool {
-        self.slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
+        // In `<...>` the `//` may have been wrapped (`<http:/` `/host>`).
+        let slashes = rest.starts_with(b"//");
+        if let Some(host) = authority_rule(name) {
+            return slashes && (host == Host::MayBeEmpty || has_host(&rest[2..]));
+        }
+        slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
     }
+}
+
+/// Whether a scheme's authority may have an empty host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Host {
+    Required,
+    MayBeEmpty,
+}
+
+/// The schemes whose specification gives them an authority (`//`), and
+/// whether its host may be empty: `http:443-`, `pop:2`, `svn:mergeinfo`,
+/// `http://#` and `https:///x` are not URIs of their scheme.
+fn authority_rule(scheme: &[u8]) -> Option<Host> {
+    let lower = scheme.to_ascii_lowercase();
+    match lower.as_slice() {
+        // RFC 9110, 6455, 1738, 4266, 4248, 5538, 5092, 2384: a host.
+        b"http" | b"https" | b"ws" | b"wss" | b"ftp" | b"gopher" | b"telnet" | b"nntp"
+        | b"imap" | b"pop" => Some(Host::Required),
+        // RFC 4516 (`ldap:///` is the server's default), and tools' own.
+        b"ldap" | b"ldaps" | b"svn" | b"git" | b"ssh" | b"sftp" | b"rsync" | b"irc" | b"ircs" => {
+            Some(Host::MayBeEmpty)
+        }
+        _ => None,
+    }
+}
+
+/// Returns true if and only if `authority` (what follows `//`) starts with
+/// a host: not with the end of the authority (`/`, `?`, `#`), a port's
+/// `:`, or nothing.
+fn has_host(authority: &[u8]) -> bool {
+    authority
+        .first()
+        .is_some_and(|b| !matches!(b, b'/' | b'?' | b'#' | b':'))
 }
 
 /// Known schemes, lower case, sorted (binary search).
