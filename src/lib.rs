@@ -70,10 +70,16 @@
 //!   `memchr` (and `mail-parser` for `mail`): use `default-features = false`
 //!   to leave the rest out.
 
+#[cfg(any(feature = "mail", feature = "docs"))]
+mod html;
+#[cfg(any(feature = "mail", feature = "docs"))]
+mod reading;
 mod source_map;
 mod span;
 mod work;
 
+#[cfg(feature = "docs")]
+pub mod doc;
 #[cfg(feature = "mail")]
 pub mod mail;
 pub mod scan;
