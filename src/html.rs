@@ -85,8 +85,15 @@ struct Reader<'h> {
 }
 
 impl Callback<Infallible, usize> for &mut Reader<'_> {
-    fn handle_event(&mut self, event: CallbackEvent<'_>, span: HtmlSpan<usize>) -> Option<Infallible> {
-        let span = Span::new(span.start.min(self.html.len()), span.end.min(self.html.len()));
+    fn handle_event(
+        &mut self,
+        event: CallbackEvent<'_>,
+        span: HtmlSpan<usize>,
+    ) -> Option<Infallible> {
+        let span = Span::new(
+            span.start.min(self.html.len()),
+            span.end.min(self.html.len()),
+        );
         match event {
             CallbackEvent::OpenStartTag { name } => {
                 self.tag.clear();
@@ -223,12 +230,18 @@ fn references(value: &Reading, kind: LinkKind) -> Vec<Reference> {
                 return Vec::new();
             };
             let mut at = p + 3;
-            at += text[at..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+            at += text[at..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
             if text.get(at) != Some(&b'=') {
                 return Vec::new();
             }
             at += 1;
-            at += text[at..].iter().take_while(|b| b.is_ascii_whitespace()).count();
+            at += text[at..]
+                .iter()
+                .take_while(|b| b.is_ascii_whitespace())
+                .count();
             let mut span = trimmed(text, at, text.len());
             if let Some(&q @ (b'"' | b'\'')) = text.get(span.start) {
                 span.start += 1;
@@ -355,7 +368,12 @@ mod tests {
         let refs: Vec<(&str, &[u8])> = r
             .refs
             .iter()
-            .map(|x| (x.value.as_str(), &html[x.source.start - 10..x.source.end - 10]))
+            .map(|x| {
+                (
+                    x.value.as_str(),
+                    &html[x.source.start - 10..x.source.end - 10],
+                )
+            })
             .collect();
         assert_eq!(
             refs,

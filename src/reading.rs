@@ -108,8 +108,7 @@ impl Reading {
         self.map.append(&other.map, shift);
         self.text.extend_from_slice(&other.text);
         for c in other.code {
-            self.code
-                .push(Span::new(c.start + shift, c.end + shift));
+            self.code.push(Span::new(c.start + shift, c.end + shift));
         }
         self.refs.extend(other.refs.into_iter().map(|mut r| {
             r.label = r.label.map(|l| Span::new(l.start + shift, l.end + shift));
@@ -289,8 +288,7 @@ fn reference_at(
                 // aligns in its turn (looked at a few deep).
                 rest_out.first() == Some(&b'&')
                     || depth >= 4
-                    || reference_at(source, i + src_len, decoded, j + out_len, depth + 1)
-                        .is_some()
+                    || reference_at(source, i + src_len, decoded, j + out_len, depth + 1).is_some()
             } else {
                 rest_out.len() >= n && rest_out[..n] == rest_src[..n]
             };
@@ -320,7 +318,10 @@ mod tests {
         assert_eq!(placed("a&b", "a&amp;b", 1..2), "&amp;");
         assert_eq!(placed("a&b", "a&amp;b", 0..3), "a&amp;b");
         assert_eq!(placed("x&y=1", "x&y=1", 1..5), "&y=1");
-        assert_eq!(placed("?a=1&lt=2&b", "?a=1&lt=2&amp;b", 4..11), "&lt=2&amp;b");
+        assert_eq!(
+            placed("?a=1&lt=2&b", "?a=1&lt=2&amp;b", 4..11),
+            "&lt=2&amp;b"
+        );
         assert_eq!(placed("h:é", "h&#58;&eacute;", 1..4), "&#58;&eacute;");
         assert_eq!(placed("¬it;", "&notit;", 2..5), "it;");
         assert_eq!(placed("a\nb\nc", "a\r\nb\rc", 2..5), "b\rc");
@@ -328,7 +329,10 @@ mod tests {
         assert_eq!(placed("&&amp;", "&&amp;amp;", 1..6), "&amp;amp;");
         assert_eq!(placed("&x&y", "&x&y", 2..4), "&y");
         assert_eq!(placed("<<&x", "&lt;&lt;&x", 1..4), "&lt;&x");
-        assert_eq!(placed("serde_json x", "serde\\_json x", 0..10), "serde\\_json");
+        assert_eq!(
+            placed("serde_json x", "serde\\_json x", 0..10),
+            "serde\\_json"
+        );
     }
 
     #[test]

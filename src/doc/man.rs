@@ -90,7 +90,7 @@ fn escape(roff: &[u8], at: usize, end: usize, out: &mut Reading) -> usize {
         }
         b'&' | b':' | b'%' | b'|' | b'^' | b'/' | b',' | b'c' | b'!' | b')' => after,
         b'"' => end - usize::from(roff[end - 1] == b'\n'), // a comment
-        b'#' => end,                                        // a comment, with its newline
+        b'#' => end,                                       // a comment, with its newline
         b'f' | b'F' | b's' | b'm' | b'M' | b'n' | b'g' | b'k' | b'z' => {
             let mut len = name_len(roff, after, end);
             if c == b's' && matches!(roff.get(after), Some(b'+' | b'-')) {
@@ -239,7 +239,9 @@ mod tests {
 
     #[test]
     fn broken_escapes_never_panic() {
-        for roff in ["\\", "\\f", "\\(", "\\[", "\\*[", "\\h'", "\\s-", ".", ".\\", "\\\n\\"] {
+        for roff in [
+            "\\", "\\f", "\\(", "\\[", "\\*[", "\\h'", "\\s-", ".", ".\\", "\\\n\\",
+        ] {
             let r = read(roff.as_bytes());
             let _ = r.map.span(Span::new(0, r.text.len()));
         }

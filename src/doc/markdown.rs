@@ -114,8 +114,11 @@ impl Reader<'_> {
             }
             Event::InlineHtml(_) => {
                 self.out.separator(b' ', range.start);
-                self.out
-                    .append(html::read(&self.src[range.clone()], range.start, LinkAttributes::Named));
+                self.out.append(html::read(
+                    &self.src[range.clone()],
+                    range.start,
+                    LinkAttributes::Named,
+                ));
                 self.last_text_end = None;
             }
             Event::SoftBreak | Event::HardBreak => {
@@ -176,7 +179,11 @@ impl Reader<'_> {
                 });
                 self.links.push((r, self.out.text.len()));
             }
-            Tag::Emphasis | Tag::Strong | Tag::Strikethrough | Tag::Superscript | Tag::Subscript => {}
+            Tag::Emphasis
+            | Tag::Strong
+            | Tag::Strikethrough
+            | Tag::Superscript
+            | Tag::Subscript => {}
             Tag::CodeBlock(_) => {
                 self.block_boundary(range.start);
                 self.code_block = true;
@@ -207,8 +214,11 @@ impl Reader<'_> {
             }
             TagEnd::HtmlBlock => {
                 if let Some(block) = self.html_block.take() {
-                    self.out
-                        .append(html::read(&self.src[block.clone()], block.start, LinkAttributes::Named));
+                    self.out.append(html::read(
+                        &self.src[block.clone()],
+                        block.start,
+                        LinkAttributes::Named,
+                    ));
                 }
                 self.block_boundary(range.end);
             }
@@ -276,7 +286,11 @@ mod tests {
             .find_iter(&r.text)
             .map(|f| {
                 let s = r.map.span(f.span());
-                (f.as_str().to_string(), r.is_code(f.span().start), &md[s.start..s.end])
+                (
+                    f.as_str().to_string(),
+                    r.is_code(f.span().start),
+                    &md[s.start..s.end],
+                )
             })
             .collect();
         assert_eq!(
@@ -287,7 +301,11 @@ mod tests {
                     false,
                     "http://x.example/serde\\_json"
                 ),
-                ("http://localhost:8080/".to_string(), true, "http://localhost:8080/"),
+                (
+                    "http://localhost:8080/".to_string(),
+                    true,
+                    "http://localhost:8080/"
+                ),
                 ("http://127.0.0.1/".to_string(), true, "http://127.0.0.1/"),
             ]
         );

@@ -217,7 +217,12 @@ impl DocLinks {
 /// `base` is the document's own URI, against which its relative
 /// references are resolved (a `<base href>` in the document wins); with
 /// none, relative references are returned as written ([`Link::uri`]).
-pub fn find_links(scanner: &Scanner, kind: DocKind, doc: &[u8], base: Option<&UriRef<'_>>) -> DocLinks {
+pub fn find_links(
+    scanner: &Scanner,
+    kind: DocKind,
+    doc: &[u8],
+    base: Option<&UriRef<'_>>,
+) -> DocLinks {
     let reading = match kind {
         DocKind::Html => html::read(doc, 0, LinkAttributes::Named),
         DocKind::Markdown => markdown::read(doc),
@@ -257,8 +262,15 @@ pub fn find_links(scanner: &Scanner, kind: DocKind, doc: &[u8], base: Option<&Ur
             hyphen_break: false,
         });
     }
+    let mut labels: Vec<(Span, &str)> = reading
+        .refs
+        .iter()
+        .filter_map(|r| Some((r.label?, r.value.as_str())))
+        .collect();
+    labels.sort_unstable_by_key(|(l, _)| l.start);
     let mut found = InText {
         reading: &reading,
+        labels: &labels,
         lines: &lines,
         out: &mut out,
     };
@@ -276,9 +288,17 @@ pub fn find_links(scanner: &Scanner, kind: DocKind, doc: &[u8], base: Option<&Ur
 /// rotated logs.
 pub fn looks_like_roff(start: &[u8]) -> bool {
     start.split(|&b| b == b'\n').take(40).any(|line| {
-        [&b".\\\""[..], b"'\\\"", b".TH ", b".Dd ", b".so ", b".de ", b".Dt "]
-            .iter()
-            .any(|p| line.starts_with(p))
+        [
+            &b".\\\""[..],
+            b"'\\\"",
+            b".TH ",
+            b".Dd ",
+            b".so ",
+            b".de ",
+            b".Dt ",
+        ]
+        .iter()
+        .any(|p| line.starts_with(p))
     })
 }
 
@@ -295,20 +315,23 @@ fn embedded_base(named: &str, given: Option<&UriRef<'_>>) -> Option<String> {
 /// Turns what the scanner finds in a reading's text into links.
 struct InText<'a> {
     reading: &'a Reading,
+    /// The labels of the references, and their values, sorted by start.
+    /// Labels do not overlap, but for an image inside a link (a badge):
+    /// then only one of the two is looked at, and a URI both repeat may be
+    /// reported twice.
+    labels: &'a [(Span, &'a str)],
     lines: &'a Lines,
     out: &'a mut DocLinks,
 }
 
 impl Sink for &mut InText<'_> {
     fn found(&mut self, f: &Found<'_>) -> io::Result<bool> {
-        let within = |label: Option<Span>| {
-            label.is_some_and(|l| l.start <= f.span().start && f.span().end <= l.end)
-        };
-        let is_its_label = self
-            .reading
-            .refs
-            .iter()
-            .any(|r| within(r.label) && r.value == f.as_str());
+        let at = f.span();
+        let last_before = self.labels.partition_point(|(l, _)| l.start <= at.start);
+        let is_its_label = last_before
+            .checked_sub(1)
+            .map(|i| self.labels[i])
+            .is_some_and(|(l, value)| at.end <= l.end && value == f.as_str());
         if is_its_label {
             return Ok(true);
         }

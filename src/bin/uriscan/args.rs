@@ -14,8 +14,10 @@ pub const AFTER_HELP: &str = "\
 Examples:
   uriscan notes.txt                       URIs in a file, one per line
   uriscan -u ~/Mail/                      each distinct URI in a mail tree once
-  uriscan -u --scheme http,https docs/ > links.txt
+  uriscan -u --skip-code --base https://docs.example.org/ docs/
                                           links for a link checker in CI
+  uriscan -t markdown --relative docs/    Markdown links, relative ones as written
+  uriscan -z /usr/share/man/man1/         man pages, roff escapes read
   zcat access.log.gz | uriscan --json | jq -r .uri
                                           JSON Lines from a log on stdin
   uriscan -z -n archive/                  read .gz/.bz2/.xz/.zst files too

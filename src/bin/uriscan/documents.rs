@@ -62,7 +62,7 @@ pub fn document_uri(docs: &Docs, roots: &[PathBuf], path: &Path) -> Option<Strin
             reference.push('/');
         }
         for &b in segment.as_encoded_bytes() {
-            if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=@".contains(&b) {
+            if b.is_ascii_alphanumeric() || b"-._~!$&'()*+,;=:@".contains(&b) {
                 reference.push(char::from(b));
             } else {
                 reference.push_str(&format!("%{b:02X}"));

@@ -243,7 +243,10 @@ fn scan_reader<R: Read>(
 /// Reads `bytes` as the document `doc` and records its links.
 fn scan_document(bytes: &[u8], doc: &Document, records: &mut Records<'_, '_>) {
     let cfg = records.cfg;
-    let base = doc.uri.as_deref().and_then(|b| uriscan::UriRef::parse(b).ok());
+    let base = doc
+        .uri
+        .as_deref()
+        .and_then(|b| uriscan::UriRef::parse(b).ok());
     let found = uriscan::doc::find_links(&cfg.scanner, doc.kind, bytes, base.as_ref());
     records.too_long += found.too_long().len() as u64;
     for link in found.links() {
