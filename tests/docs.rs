@@ -117,7 +117,7 @@ fn skip_code_leaves_out_examples() {
 fn doc_mode_off_reads_documents_as_plain_text() {
     assert_eq!(
         links(&["--doc-mode", "off"]),
-        "https://b.example/d/\nhttp://localhost/\nhttp://localhost:8080/\n"
+        "http://localhost:8080/\nhttps://b.example/d/\nhttp://localhost/\n"
     );
 }
 
