@@ -60,20 +60,34 @@
 //! Appendix C; the [`scan`] module documents each rule and judgement call
 //! (whitespace inside brackets, the hyphen rule, page breaks, mail quote
 //! prefixes, punctuation trimming, which schemes count without `//`).
+//! Documents (HTML, Markdown, man pages) are read as what they are by
+//! [`doc`], whose docs list what is a link in each and the judgement calls
+//! (destinations placed where written, absolute links not normalized,
+//! links that do not parse left out, a man page known by a roff start).
 //!
 //! # Crate features
 //!
 //! - `mail` (default): [`mail`], reading mbox files and RFC 5322 messages
-//!   as mail (decoded parts, HTML links), with `mail-parser`.
+//!   as mail (decoded parts, HTML links), with `mail-parser` and
+//!   `html5gum`.
+//! - `docs` (default): [`doc`], reading HTML, Markdown and man pages as
+//!   documents, relative links resolved, with `html5gum` and
+//!   `pulldown-cmark`.
 //! - `cli` (default): what the `uriscan` binary needs (clap, rayon, ignore,
 //!   serde_json, the decompressors). The library itself depends only on
-//!   `memchr` (and `mail-parser` for `mail`): use `default-features = false`
+//!   `memchr` (and the crates of `mail` and `docs`): use `default-features = false`
 //!   to leave the rest out.
 
+#[cfg(any(feature = "mail", feature = "docs"))]
+mod html;
+#[cfg(any(feature = "mail", feature = "docs"))]
+mod reading;
 mod source_map;
 mod span;
 mod work;
 
+#[cfg(feature = "docs")]
+pub mod doc;
 #[cfg(feature = "mail")]
 pub mod mail;
 pub mod scan;

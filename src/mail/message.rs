@@ -13,7 +13,8 @@ use mail_parser::{Encoding, MessageParser, MimeHeaders, PartType};
 
 use super::decode::{self, Decoded};
 use super::header::{Coding, Head};
-use super::{html, mime};
+use super::mime;
+use crate::html::{self, LinkAttributes};
 use crate::scan::{Core, Found, InMessage, Scanner, Sink, Window};
 use crate::source_map::SourceMap;
 use crate::span::Span;
@@ -640,8 +641,8 @@ impl<'m> Parts<'m> {
                 Place::At(at) | Place::Anchored(at) => at,
             };
             let (text, maps) = if html {
-                let (text, map) = html::scannable_text(&text);
-                (text, vec![map])
+                let read = html::read(&text, 0, LinkAttributes::Scanned);
+                (read.text, vec![read.map])
             } else {
                 (text, Vec::new())
             };
@@ -734,9 +735,9 @@ impl<'m> Parts<'m> {
             None => (sent, Vec::new()),
         };
         let text = if shape.html {
-            let (text, map) = html::scannable_text(&text);
-            maps.insert(0, map);
-            Cow::Owned(text)
+            let read = html::read(&text, 0, LinkAttributes::Scanned);
+            maps.insert(0, read.map);
+            Cow::Owned(read.text)
         } else if let Some(delsp) = shape.flowed {
             let (text, map) = decode::unflow(&text, delsp);
             maps.insert(0, map);

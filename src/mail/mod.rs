@@ -114,7 +114,6 @@
 
 mod decode;
 mod header;
-mod html;
 mod mbox;
 mod message;
 mod mime;

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
+use ignore::types::TypesBuilder;
 use uriscan::{HyphenMode, Scanner};
 
 /// After the options in `--help`, and the EXAMPLES, NOTES and EXIT STATUS
@@ -13,8 +14,10 @@ pub const AFTER_HELP: &str = "\
 Examples:
   uriscan notes.txt                       URIs in a file, one per line
   uriscan -u ~/Mail/                      each distinct URI in a mail tree once
-  uriscan -u --scheme http,https docs/ > links.txt
+  uriscan -u --skip-code --base https://docs.example.org/ docs/
                                           links for a link checker in CI
+  uriscan -t markdown --relative docs/    Markdown links, relative ones as written
+  uriscan -z /usr/share/man/man1/         man pages, roff escapes read
   zcat access.log.gz | uriscan --json | jq -r .uri
                                           JSON Lines from a log on stdin
   uriscan -z -n archive/                  read .gz/.bz2/.xz/.zst files too
@@ -245,6 +248,71 @@ pub struct Args {
     /// whatever the number of threads.
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
+
+    /// Whether HTML, Markdown and man pages are read as documents.
+    ///
+    /// `auto` reads a file as a document when its name says it is one
+    /// (the `html`, `markdown` and `man` types of --type-list; a man page
+    /// must also start like roff): links are taken from its markup,
+    /// relative ones resolved (see --base), and its text is scanned as a
+    /// reader sees it (entities, escapes and roff escapes undone). `off`
+    /// scans every file as plain text.
+    #[arg(long, value_enum, default_value_t = DocModeArg::Auto, value_name = "MODE")]
+    pub doc_mode: DocModeArg,
+
+    /// Only scan files of type TYPE (see --type-list); may be repeated.
+    ///
+    /// When walking a directory, scan only the files whose names match one
+    /// of the given types (ripgrep's type definitions, e.g. `-t html -t
+    /// markdown`). Files named on the command line are always scanned.
+    #[arg(short = 't', long = "type", value_name = "TYPE")]
+    pub types: Vec<String>,
+
+    /// Do not scan files of type TYPE (see --type-list); may be repeated.
+    ///
+    /// When walking a directory, skip the files whose names match the
+    /// given type.
+    #[arg(short = 'T', long = "type-not", value_name = "TYPE")]
+    pub types_not: Vec<String>,
+
+    /// Print the file types -t knows and their globs, then exit.
+    ///
+    /// One line per type, `NAME: GLOB, GLOB`, as ripgrep prints them.
+    #[arg(long)]
+    pub type_list: bool,
+
+    /// Resolve relative links in documents against URI (the inputs' root).
+    ///
+    /// A document `a/b.md` under a directory given on the command line
+    /// has the URI `URI/a/b.md` (a `/` is added to URI's path if it lacks
+    /// one); its relative links are resolved against it (RFC 3986 section
+    /// 5.2) and printed as absolute URIs. A `<base href>` in an HTML
+    /// document wins over it.
+    #[arg(long, value_name = "URI")]
+    pub base: Option<String>,
+
+    /// Also print relative links of documents, as written.
+    ///
+    /// Without a base (--base or `<base href>`) relative links are left
+    /// out; with this flag they are printed as written, and --json gives
+    /// `relative: true` and, when a base is known, `resolved`.
+    #[arg(long)]
+    pub relative: bool,
+
+    /// Also print fragment-only links of documents (`#section`).
+    ///
+    /// They name a place in the document itself and are left out unless
+    /// this flag is given.
+    #[arg(long)]
+    pub fragments: bool,
+
+    /// Leave out URIs in code spans and code blocks of documents.
+    ///
+    /// URIs in Markdown code spans and blocks (and HTML `<code>` and
+    /// `<pre>`) are examples, not links: --json marks them `in_code: true`,
+    /// and this flag leaves them out.
+    #[arg(long)]
+    pub skip_code: bool,
 }
 
 /// The subcommands beside scanning.
@@ -306,6 +374,15 @@ pub enum Hyphen {
     Both,
 }
 
+/// `--doc-mode`.
+#[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
+pub enum DocModeArg {
+    /// Read HTML, Markdown and man pages as documents, by their names.
+    Auto,
+    /// Read every file as plain text.
+    Off,
+}
+
 /// `--color`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum ColorChoice {
@@ -355,6 +432,19 @@ pub struct Config {
     pub walk: Walk,
     pub threads: usize,
     pub invalid: bool,
+    pub docs: Docs,
+}
+
+/// How documents are read and which of their links are printed.
+#[derive(Debug)]
+pub struct Docs {
+    /// The file types documents are recognised by (none: `--doc-mode off`).
+    pub kinds: Option<ignore::types::Types>,
+    /// `--base`, with a `/` at the end of its path.
+    pub base: Option<String>,
+    pub relative: bool,
+    pub fragments: bool,
+    pub skip_code: bool,
 }
 
 /// When inputs are read as mail.
@@ -375,9 +465,29 @@ pub struct Walk {
     pub no_ignore: bool,
     pub globs: Vec<String>,
     pub follow: bool,
+    /// `-t` and `-T`: the types of files a walk keeps.
+    pub types: Option<ignore::types::Types>,
     /// Print paths found in `.` without their leading `./`: true when `.`
     /// is scanned because no path was given.
     pub strip_dot_prefix: bool,
+}
+
+/// The types of --type-list whose files are read as documents.
+pub const DOC_TYPES: [&str; 3] = ["html", "markdown", "man"];
+
+/// `--base`, checked: an absolute URI, with a `/` at the end of its path
+/// (it names the inputs' root directory).
+fn root_base(base: &str) -> Result<String> {
+    let Ok(uri) = uriscan::UriRef::parse(base) else {
+        bail!("--base: {base:?} is not a valid URI");
+    };
+    if uri.is_relative() {
+        bail!("--base: {base:?} has no scheme");
+    }
+    if uri.path().ends_with('/') || uri.query().is_some() || uri.fragment().is_some() {
+        return Ok(base.to_string());
+    }
+    Ok(format!("{base}/"))
 }
 
 /// What is scanned when no path is given: standard input, unless it is a
@@ -415,6 +525,31 @@ impl Args {
                 bail!("--scheme: {s:?} is not a valid scheme name");
             }
         }
+        let base = self.base.as_deref().map(root_base).transpose()?;
+        let walk_types = if self.types.is_empty() && self.types_not.is_empty() {
+            None
+        } else {
+            let mut types = TypesBuilder::new();
+            types.add_defaults();
+            for t in &self.types {
+                types.select(t);
+            }
+            for t in &self.types_not {
+                types.negate(t);
+            }
+            Some(types.build()?)
+        };
+        let kinds = match self.doc_mode {
+            DocModeArg::Off => None,
+            DocModeArg::Auto => {
+                let mut types = TypesBuilder::new();
+                types.add_defaults();
+                for t in DOC_TYPES {
+                    types.select(t);
+                }
+                Some(types.build()?)
+            }
+        };
         let implicit = self.paths.is_empty();
         let paths = if implicit {
             use std::io::IsTerminal;
@@ -485,10 +620,18 @@ impl Args {
                 no_ignore: self.no_ignore,
                 globs: self.glob,
                 follow: self.follow,
+                types: walk_types,
                 strip_dot_prefix: implicit,
             },
             threads,
             invalid: self.invalid,
+            docs: Docs {
+                kinds,
+                base,
+                relative: self.relative,
+                fragments: self.fragments,
+                skip_code: self.skip_code,
+            },
         })
     }
 }

@@ -4,6 +4,7 @@
 //! main, uri_cmds, parallel, output, search, walk, args, messages (a leaf).
 
 mod args;
+mod documents;
 mod messages;
 mod output;
 mod parallel;
@@ -50,6 +51,10 @@ fn run(args: Args) -> Result<i32> {
         Some(Command::Resolve { base, refs }) => uri_cmds::resolve(base, refs, &mut out)?,
         Some(Command::Normalize { uris }) => uri_cmds::normalize(uris, &mut out)?,
         Some(Command::Generate { what }) => uri_cmds::generate(what, &mut out)?,
+        None if args.type_list => {
+            documents::type_list(&mut out)?;
+            0
+        }
         None => {
             drop(out);
             let cfg = args.into_config()?;

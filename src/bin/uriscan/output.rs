@@ -229,6 +229,15 @@ impl<'c, W: Write> Printer<'c, W> {
             obj["message_line"] = json!(m.message_line);
             obj["part"] = json!(m.part);
         }
+        if let Some(d) = &r.doc {
+            obj["in_code"] = json!(d.in_code);
+            if d.relative {
+                obj["relative"] = json!(true);
+                if let Some(resolved) = &d.resolved {
+                    obj["resolved"] = json!(resolved);
+                }
+            }
+        }
         if self.cfg.invalid {
             obj["valid"] = Value::Bool(r.error.is_none());
             if let Some(error) = &r.error {

@@ -11,7 +11,10 @@ use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
 use uriscan::{Chunk, Chunks, Delimiter, Found, Sink};
 
+use uriscan::doc::DocKind;
+
 use crate::args::{Config, MailMode};
+use crate::documents;
 use crate::messages::io_reason;
 use crate::walk::Input;
 
@@ -38,6 +41,20 @@ pub struct Record {
     /// Where in a message, for input read as mail (`line`, `column`,
     /// `start` and `end` are still those of the file).
     pub mail: Option<Arc<MailPlace>>,
+    /// What a link of a document is, for input read as one.
+    pub doc: Option<DocLink>,
+}
+
+/// What is known of a link found in a document.
+#[derive(Debug, PartialEq, Eq)]
+pub struct DocLink {
+    /// In a code span or block: an example.
+    pub in_code: bool,
+    /// A relative reference (`uri` is then what was written, or its
+    /// resolved form).
+    pub relative: bool,
+    /// The resolved form of a relative reference, when a base is known.
+    pub resolved: Option<String>,
 }
 
 /// Where a URI found in mail stands (shared by the URIs of one part).
@@ -96,10 +113,14 @@ pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Even
     let result = match input {
         // A stream may be slow or never end (`tail -f`): its text is scanned
         // as it comes, not gathered into chunks.
-        Input::Stdin => scan_reader(io::stdin().lock(), cfg, split, false, send),
+        Input::Stdin => scan_reader(io::stdin().lock(), cfg, None, split, false, send),
         Input::Path(path) => {
+            let doc = documents::kind_of(path, cfg).map(|kind| Document {
+                kind,
+                uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
+            });
             let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, split, regular, send))
+            open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, doc, split, regular, send))
         }
     };
     let summary = match result {
@@ -128,11 +149,24 @@ fn open(path: &Path, cfg: &Config) -> io::Result<Box<dyn Read>> {
     })
 }
 
-/// Scans `rdr`; its text is cut into chunks for [`Split::Parallel`] only
-/// when it comes from a regular file (`regular`).
+/// An input to read as a document, if it is one.
+struct Document {
+    kind: DocKind,
+    /// Its URI under `--base`.
+    uri: Option<String>,
+}
+
+/// The most a document may hold to be read as one; a larger one is read
+/// as plain text (with a warning), so that memory stays bounded.
+const MAX_DOCUMENT: u64 = 64 << 20;
+
+/// Scans `rdr`, as the document `doc` when it is one; its text is cut into
+/// chunks for [`Split::Parallel`] only when it comes from a regular file
+/// (`regular`).
 fn scan_reader<R: Read>(
     mut rdr: R,
     cfg: &Config,
+    doc: Option<Document>,
     split: Split,
     regular: bool,
     send: &mut dyn FnMut(Event),
@@ -168,6 +202,31 @@ fn scan_reader<R: Read>(
     };
     let mut rest = rdr.take(limit);
     let mut records = Records::new(cfg, &mut batch);
+    // A man page must also start like roff: `*.1` names rotated logs too.
+    let doc = doc.filter(|d| d.kind != DocKind::Man || uriscan::doc::looks_like_roff(&probe));
+    if let Some(doc) = doc {
+        let mut bytes = probe;
+        (&mut rest).take(MAX_DOCUMENT).read_to_end(&mut bytes)?;
+        let result = if bytes.len() as u64 > MAX_DOCUMENT {
+            records.out.flush();
+            (records.out.send)(Event::Warning(
+                "larger than 64 MiB: read as plain text, not as a document".to_string(),
+            ));
+            cfg.scanner
+                .scan_reader(io::Cursor::new(bytes).chain(&mut rest), &mut records)
+        } else {
+            scan_document(&bytes, &doc, &mut records);
+            Ok(())
+        };
+        let too_long = records.too_long;
+        batch.flush();
+        let bytes = probed + (limit - rest.limit());
+        return result.map(|()| Summary {
+            bytes,
+            too_long,
+            ..Summary::default()
+        });
+    }
     let result = match (mail, split) {
         // The probe starts the buffer messages or chunks are split from.
         (true, Split::Parallel) => {
@@ -202,6 +261,43 @@ fn scan_reader<R: Read>(
         too_long,
         ..Summary::default()
     })
+}
+
+/// Reads `bytes` as the document `doc` and records its links.
+fn scan_document(bytes: &[u8], doc: &Document, records: &mut Records<'_, '_>) {
+    let cfg = records.cfg;
+    let base = doc
+        .uri
+        .as_deref()
+        .and_then(|b| uriscan::UriRef::parse(b).ok());
+    let found = uriscan::doc::find_links(&cfg.scanner, doc.kind, bytes, base.as_ref());
+    records.too_long += found.too_long().len() as u64;
+    for link in found.links() {
+        let Some(uri) = documents::printed(link, &cfg.docs) else {
+            continue;
+        };
+        if !keep_scheme(cfg, &uri) {
+            continue;
+        }
+        records.out.push(Record {
+            uri,
+            line: link.line(),
+            column: link.column(),
+            start: link.span().start,
+            end: link.span().end,
+            delimiter: link.delimiter(),
+            wrapped: link.is_wrapped(),
+            url_prefix: link.has_url_prefix(),
+            hyphen_break: link.has_hyphen_break(),
+            error: None,
+            mail: None,
+            doc: Some(DocLink {
+                in_code: link.is_in_code(),
+                relative: link.is_relative(),
+                resolved: link.resolved().map(str::to_string),
+            }),
+        });
+    }
 }
 
 /// Work split off one input that can be scanned on any thread: a message,
@@ -412,10 +508,18 @@ impl Sink for &mut Records<'_, '_> {
 
 /// `--scheme`: the scheme of a found URI (everything before its first `:`).
 fn keep(cfg: &Config, f: &Found<'_>) -> bool {
+    keep_scheme(cfg, f.as_str())
+}
+
+/// `--scheme`, for the URI `uri`: a relative reference printed as written
+/// has no scheme and is kept only when no scheme is asked for.
+fn keep_scheme(cfg: &Config, uri: &str) -> bool {
     if cfg.schemes.is_empty() {
         return true;
     }
-    let scheme = f.as_str().split(':').next().unwrap_or("");
+    let Some((scheme, _)) = uri.split_once(':') else {
+        return false;
+    };
     cfg.schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
 }
 
@@ -432,6 +536,7 @@ fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>) -> Record {
         hyphen_break: f.has_hyphen_break(),
         error: f.error().map(|e| e.to_string()),
         mail,
+        doc: None,
     }
 }
 

@@ -64,6 +64,9 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
         .parents(!walk.no_ignore)
         .require_git(false)
         .follow_links(walk.follow);
+    if let Some(types) = &walk.types {
+        builder.types(types.clone());
+    }
     if !walk.globs.is_empty() {
         let mut overrides = OverrideBuilder::new(dir);
         for glob in &walk.globs {

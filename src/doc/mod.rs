@@ -1,0 +1,445 @@
+//! Documents read as what they are: HTML, Markdown and man pages (roff),
+//! for link checkers. Each gives the links its markup names (`href`,
+//! `src`, a Markdown link's destination), relative ones resolved against
+//! a base (RFC 3986 section 5.2), and the URIs its text holds, found by
+//! the Appendix C rules in the text as a reader sees it; every one placed
+//! at the line and column of the file where it was written.
+//!
+//! ```
+//! use uriscan::doc::{find_links, DocKind};
+//! use uriscan::{Scanner, UriRef};
+//!
+//! let md = b"See [the guide](../guide.md) and `http://localhost:8080/`.\n\n\
+//! [spec]: https://www.rfc-editor.org/rfc/rfc3986\n";
+//! let base = UriRef::parse("https://docs.example.org/a/b.md")?;
+//! let found = find_links(&Scanner::new(), DocKind::Markdown, md, Some(&base));
+//! let links: Vec<_> = found
+//!     .links()
+//!     .iter()
+//!     .map(|l| (l.uri(), l.line(), l.column(), l.is_relative(), l.is_in_code()))
+//!     .collect();
+//! assert_eq!(
+//!     links,
+//!     [
+//!         ("https://docs.example.org/guide.md", 1, 17, true, false),
+//!         ("http://localhost:8080/", 1, 35, false, true),
+//!         ("https://www.rfc-editor.org/rfc/rfc3986", 3, 9, false, false),
+//!     ]
+//! );
+//! assert_eq!(found.links()[0].written(), "../guide.md");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # Conformance
+//!
+//! - **HTML** is read by an HTML tokenizer (`html5gum`, the WHATWG
+//!   tokenization rules; character references decoded by them). The
+//!   values of `href`, `src`, `srcset` (each candidate), `action`, `cite`,
+//!   `poster`, `formaction`, `background`, `longdesc`, `<object data>` and
+//!   the `url=` of a `<meta content>` are links, taken whole, less the
+//!   blanks around them. `<base href>` (the first) is the document's base
+//!   (section 5.1.1); it wins over the base given, against which it is
+//!   itself resolved. Other attribute values (but `xmlns` and the `on…`
+//!   handlers) and the text are scanned; comments, `<script>` and
+//!   `<style>` are not read. Text in `<code>` and `<pre>` is code.
+//! - **Markdown** is read by `pulldown-cmark` (CommonMark, with GitHub's
+//!   tables, footnotes, strikethrough and task lists). Inline link and
+//!   image destinations, reference definitions (each once, where it is
+//!   defined: the links that use it name no place of their own) and URI
+//!   autolinks are links; e-mail autolinks are not. The text is scanned
+//!   with backslash escapes and entities undone (`serde\_json`); code spans
+//!   and code blocks are code. HTML blocks and inline HTML are read as
+//!   HTML. *Judgement call:* a destination is placed where it is written
+//!   as the parser gives it; one that escapes or entities changed is placed
+//!   at the start of its link.
+//! - **Man pages**: roff escapes are read as roff does before the text is
+//!   scanned (see the `man` reader: `\-` is `-`, `\&` is nothing, font
+//!   changes are nothing, …).
+//! - **Links** must parse as URI references ([`UriRef`]); one that does
+//!   not (spaces, non-ASCII: an IRI) is left out. An empty one is left
+//!   out. A relative one is resolved against the base when there is one
+//!   ([`Link::resolved`]). *Judgement call:* an absolute link is reported
+//!   as written, not normalized nor resolved (resolution would remove its
+//!   dot segments).
+//! - **Duplicates**: a URI found in a link's own text that is the link
+//!   itself (`<a href="https://x.org/">https://x.org/</a>`, an autolink)
+//!   is reported once, as the link.
+//! - **Positions** ([`Link::line`], [`Link::column`], [`Link::span`]) are
+//!   those of the document's bytes, escapes, entities and markup
+//!   included. Links come in the order of their positions.
+//!
+//! [`UriRef`]: crate::UriRef
+
+mod man;
+mod markdown;
+
+use std::io;
+
+use crate::html::{self, LinkAttributes};
+use crate::reading::Reading;
+use crate::scan::{Delimiter, Found, Scanner, Sink};
+use crate::span::Span;
+use crate::uri::UriRef;
+
+/// What a document is, and so how it is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DocKind {
+    /// HTML (`*.html`, `*.htm`).
+    Html,
+    /// Markdown (`*.md`, `*.markdown`, …).
+    Markdown,
+    /// A man page's roff source (`*.1` … `*.9`, …).
+    Man,
+}
+
+/// One link of a document: named by its markup, or found in its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Link {
+    written: String,
+    resolved: Option<String>,
+    span: Span,
+    line: u64,
+    column: u64,
+    in_code: bool,
+    from_markup: bool,
+    delimiter: Delimiter,
+    wrapped: bool,
+    url_prefix: bool,
+    hyphen_break: bool,
+}
+
+impl Link {
+    /// The URI: the resolved form of a relative reference when a base is
+    /// known, otherwise the reference as written ([`Link::written`]).
+    pub fn uri(&self) -> &str {
+        self.resolved.as_deref().unwrap_or(&self.written)
+    }
+
+    /// The reference as written, decoded (character references, escapes).
+    pub fn written(&self) -> &str {
+        &self.written
+    }
+
+    /// The target of a relative reference, resolved against the
+    /// document's base (section 5.2); `None` for an absolute URI or when
+    /// no base is known.
+    pub fn resolved(&self) -> Option<&str> {
+        self.resolved.as_deref()
+    }
+
+    /// Returns true if and only if the reference as written has no scheme.
+    pub fn is_relative(&self) -> bool {
+        UriRef::parse(&self.written).is_ok_and(|u| u.is_relative())
+    }
+
+    /// Returns true if and only if the reference as written is a fragment
+    /// alone (`#section`), a place in the document itself.
+    pub fn is_fragment(&self) -> bool {
+        self.written.starts_with('#')
+    }
+
+    /// Returns true if and only if it stands in code (a Markdown code span
+    /// or block, an HTML `<code>` or `<pre>`): an example, not a link.
+    pub fn is_in_code(&self) -> bool {
+        self.in_code
+    }
+
+    /// Returns true if and only if the markup names it (`href`, a link's
+    /// destination), rather than the text holding it.
+    pub fn is_from_markup(&self) -> bool {
+        self.from_markup
+    }
+
+    /// Where it is written in the document.
+    pub fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The 1-based line where it is written.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The 1-based byte column where it is written.
+    pub fn column(&self) -> u64 {
+        self.column
+    }
+
+    /// What bounded it in the text ([`Delimiter::None`] for markup).
+    pub fn delimiter(&self) -> Delimiter {
+        self.delimiter
+    }
+
+    /// Returns true if and only if it was wrapped over lines in the text.
+    pub fn is_wrapped(&self) -> bool {
+        self.wrapped
+    }
+
+    /// Returns true if and only if it had a `URL:` prefix in the text.
+    pub fn has_url_prefix(&self) -> bool {
+        self.url_prefix
+    }
+
+    /// Returns true if and only if it was joined at a line-end hyphen.
+    pub fn has_hyphen_break(&self) -> bool {
+        self.hyphen_break
+    }
+}
+
+/// The links of one document ([`find_links`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DocLinks {
+    links: Vec<Link>,
+    too_long: Vec<(usize, u64)>,
+}
+
+impl DocLinks {
+    /// The links, in the order of their positions.
+    pub fn links(&self) -> &[Link] {
+        &self.links
+    }
+
+    /// The links, owned.
+    pub fn into_links(self) -> Vec<Link> {
+        self.links
+    }
+
+    /// The candidates longer than the scanner's limit, given up on: the
+    /// offset and line where each starts in the document.
+    pub fn too_long(&self) -> &[(usize, u64)] {
+        &self.too_long
+    }
+}
+
+/// Reads `doc` as a document of kind `kind` and returns its links: those
+/// its markup names and those the scanner finds in its text.
+///
+/// `base` is the document's own URI, against which its relative
+/// references are resolved (a `<base href>` in the document wins); with
+/// none, relative references are returned as written ([`Link::uri`]).
+pub fn find_links(
+    scanner: &Scanner,
+    kind: DocKind,
+    doc: &[u8],
+    base: Option<&UriRef<'_>>,
+) -> DocLinks {
+    let reading = match kind {
+        DocKind::Html => html::read(doc, 0, LinkAttributes::Named),
+        DocKind::Markdown => markdown::read(doc),
+        DocKind::Man => man::read(doc),
+    };
+    let lines = Lines::new(doc);
+    let embedded = reading.base.as_deref().and_then(|b| embedded_base(b, base));
+    let base = match &embedded {
+        Some(b) => UriRef::parse(b).ok(),
+        None => base.cloned(),
+    };
+    let mut out = DocLinks::default();
+    for r in &reading.refs {
+        let Ok(reference) = UriRef::parse(&r.value) else {
+            continue;
+        };
+        if r.value.is_empty() {
+            continue;
+        }
+        let resolved = if reference.is_relative() {
+            base.as_ref().and_then(|b| b.resolve(&reference).ok())
+        } else {
+            None
+        };
+        let (line, column) = lines.position(r.source.start);
+        out.links.push(Link {
+            written: r.value.clone(),
+            resolved,
+            span: r.source,
+            line,
+            column,
+            in_code: false,
+            from_markup: true,
+            delimiter: Delimiter::None,
+            wrapped: false,
+            url_prefix: false,
+            hyphen_break: false,
+        });
+    }
+    let mut labels: Vec<(Span, &str)> = reading
+        .refs
+        .iter()
+        .filter_map(|r| Some((r.label?, r.value.as_str())))
+        .collect();
+    labels.sort_unstable_by_key(|(l, _)| l.start);
+    let mut found = InText {
+        reading: &reading,
+        labels: &labels,
+        lines: &lines,
+        out: &mut out,
+    };
+    // The sink never fails.
+    let _ = scanner.scan_slice(&reading.text, &mut found);
+    out.links.sort_by_key(|l| (l.span.start, !l.from_markup));
+    out
+}
+
+/// Returns true if and only if `start`, the start of a file, looks like
+/// roff source: one of its first lines is a comment (`.\"`, `'\"`) or a
+/// request that starts a man page (`.TH`, `.Dd`, `.so`, `.de`).
+///
+/// A file's name is not enough to call it a man page: `*.1` also names
+/// rotated logs.
+pub fn looks_like_roff(start: &[u8]) -> bool {
+    start.split(|&b| b == b'\n').take(40).any(|line| {
+        [
+            &b".\\\""[..],
+            b"'\\\"",
+            b".TH ",
+            b".Dd ",
+            b".so ",
+            b".de ",
+            b".Dt ",
+        ]
+        .iter()
+        .any(|p| line.starts_with(p))
+    })
+}
+
+/// The base a document names (`<base href>`), resolved against the base
+/// given if it is relative; `None` if it cannot be used.
+fn embedded_base(named: &str, given: Option<&UriRef<'_>>) -> Option<String> {
+    let named_ref = UriRef::parse(named.trim()).ok()?;
+    if !named_ref.is_relative() {
+        return Some(named_ref.as_str().to_string());
+    }
+    given?.resolve(&named_ref).ok()
+}
+
+/// Turns what the scanner finds in a reading's text into links.
+struct InText<'a> {
+    reading: &'a Reading,
+    /// The labels of the references, and their values, sorted by start.
+    /// Labels do not overlap, but for an image inside a link (a badge):
+    /// then only one of the two is looked at, and a URI both repeat may be
+    /// reported twice.
+    labels: &'a [(Span, &'a str)],
+    lines: &'a Lines,
+    out: &'a mut DocLinks,
+}
+
+impl Sink for &mut InText<'_> {
+    fn found(&mut self, f: &Found<'_>) -> io::Result<bool> {
+        let at = f.span();
+        let last_before = self.labels.partition_point(|(l, _)| l.start <= at.start);
+        let is_its_label = last_before
+            .checked_sub(1)
+            .map(|i| self.labels[i])
+            .is_some_and(|(l, value)| at.end <= l.end && value == f.as_str());
+        if is_its_label {
+            return Ok(true);
+        }
+        let span = self.reading.map.span(f.span());
+        let (line, column) = self.lines.position(span.start);
+        self.out.links.push(Link {
+            written: f.as_str().to_string(),
+            resolved: None,
+            span,
+            line,
+            column,
+            in_code: self.reading.is_code(f.span().start),
+            from_markup: false,
+            delimiter: f.delimiter(),
+            wrapped: f.is_wrapped(),
+            url_prefix: f.has_url_prefix(),
+            hyphen_break: f.has_hyphen_break(),
+        });
+        Ok(true)
+    }
+
+    fn too_long(&mut self, start: usize, _line: u64) -> io::Result<bool> {
+        let at = self.reading.map.span(Span::new(start, start)).start;
+        let (line, _) = self.lines.position(at);
+        self.out.too_long.push((at, line));
+        Ok(true)
+    }
+}
+
+/// Where each line of a document starts, to give line and column of an
+/// offset.
+///
+/// # Invariants
+///
+/// `starts[0] == 0`, sorted; `starts[i]` follows the `i`th `\n`.
+struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    fn new(doc: &[u8]) -> Lines {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', doc).map(|p| p + 1));
+        Lines { starts }
+    }
+
+    /// The 1-based line and byte column of the offset `at`.
+    fn position(&self, at: usize) -> (u64, u64) {
+        let line = self.starts.partition_point(|&s| s <= at);
+        let start = self.starts[line - 1];
+        (line as u64, (at - start + 1) as u64)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn links(kind: DocKind, doc: &str, base: Option<&str>) -> Vec<(String, u64, u64)> {
+        let base = base.map(|b| UriRef::parse(b).unwrap());
+        find_links(&Scanner::new(), kind, doc.as_bytes(), base.as_ref())
+            .into_links()
+            .into_iter()
+            .map(|l| (l.uri().to_string(), l.line(), l.column()))
+            .collect()
+    }
+
+    #[test]
+    fn an_embedded_base_wins_and_is_itself_resolved() {
+        let html = "<base href=\"/v2/\">\n<a href=\"x.html\">https://t.example/</a>";
+        assert_eq!(
+            links(DocKind::Html, html, Some("https://d.example/a/b.html")),
+            [
+                ("https://d.example/v2/x.html".to_string(), 2, 10),
+                ("https://t.example/".to_string(), 2, 18)
+            ]
+        );
+        assert_eq!(
+            links(DocKind::Html, html, None),
+            [
+                ("x.html".to_string(), 2, 10),
+                ("https://t.example/".to_string(), 2, 18)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_link_found_in_its_own_label_comes_once() {
+        let html = "<a href=\"https://x.example/\">https://x.example/</a>";
+        assert_eq!(
+            links(DocKind::Html, html, None),
+            [("https://x.example/".to_string(), 1, 10)]
+        );
+        let md = "<https://x.example/> [https://y.example/](https://y.example/)";
+        assert_eq!(
+            links(DocKind::Markdown, md, None),
+            [
+                ("https://x.example/".to_string(), 1, 2),
+                ("https://y.example/".to_string(), 1, 43)
+            ]
+        );
+    }
+
+    #[test]
+    fn lines_and_columns_count_from_one() {
+        let lines = Lines::new(b"ab\ncd\n");
+        assert_eq!(lines.position(0), (1, 1));
+        assert_eq!(lines.position(4), (2, 2));
+        assert_eq!(lines.position(6), (3, 1));
+    }
+}

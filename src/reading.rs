@@ -1,0 +1,348 @@
+//! What a reader sees of a marked-up text (an HTML part of a mail, an HTML,
+//! Markdown or roff document): the text to scan by the Appendix C rules,
+//! where each of its bytes was written, which stretches of it are code,
+//! and the links the markup names.
+
+use crate::source_map::SourceMap;
+use crate::span::Span;
+
+/// Text being built from a source, and where each byte of it came from.
+///
+/// # Invariants
+///
+/// `code` holds disjoint, sorted spans of `text`; `map` maps every offset
+/// of `text` into the source.
+#[derive(Debug, Default)]
+pub(crate) struct Reading {
+    /// The text to scan.
+    pub text: Vec<u8>,
+    /// Where each byte of `text` was written.
+    pub map: SourceMap,
+    /// The stretches of `text` that are code (code spans and blocks).
+    pub code: Vec<Span>,
+    /// The link destinations the markup names, in no particular order.
+    pub refs: Vec<Reference>,
+    /// The base URI the document names for itself (HTML `<base href>`).
+    pub base: Option<String>,
+}
+
+/// A link destination named by markup (`href`, `src`, a Markdown link's
+/// destination or reference definition): a URI reference, relative or not.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Reference {
+    /// The reference, decoded (character references, backslash escapes).
+    pub value: String,
+    /// Where it was written in the source.
+    pub source: Span,
+    /// The stretch of `Reading::text` that is the link's label (the text
+    /// of an `<a>`, a Markdown link's text): a URI found there that is
+    /// the reference itself is not reported twice.
+    pub label: Option<Span>,
+}
+
+impl Reading {
+    /// Appends `bytes`, copied from offset `src`.
+    pub fn copy(&mut self, bytes: &[u8], src: usize) {
+        if !bytes.is_empty() {
+            self.map.copied(self.text.len(), src);
+            self.text.extend_from_slice(bytes);
+        }
+    }
+
+    /// Appends `bytes` that stand for the `src_len` bytes at `src`.
+    pub fn decoded(&mut self, bytes: &[u8], src: usize, src_len: usize) {
+        if !bytes.is_empty() {
+            self.map
+                .push(self.text.len(), src, bytes.len() as u32, src_len as u32);
+            self.text.extend_from_slice(bytes);
+        }
+    }
+
+    /// Appends a separator that stands for nothing of the source (placed
+    /// at `src`): a tag or a line break never glues two words.
+    pub fn separator(&mut self, byte: u8, src: usize) {
+        self.map.push(self.text.len(), src, 1, 0);
+        self.text.push(byte);
+    }
+
+    /// Appends `decoded`, which a tokenizer read from `source` (written at
+    /// offset `src`) by replacing character references (`&amp;`, `&#58;`),
+    /// line ends (CR LF and CR read as LF) or single bytes (NUL read as
+    /// U+FFFD): each decoded byte is mapped to the source bytes it stands
+    /// for. See [`align`].
+    pub fn aligned(&mut self, decoded: &[u8], source: &[u8], src: usize) {
+        align(decoded, source, |piece| match piece {
+            Piece::Copied { out, from } => self.copy(&decoded[out], src + from),
+            Piece::Decoded { out, from, len } => self.decoded(&decoded[out], src + from, len),
+        });
+    }
+
+    /// Appends code: as [`Reading::aligned`], and marks it as code.
+    pub fn aligned_code(&mut self, decoded: &[u8], source: &[u8], src: usize) {
+        let start = self.text.len();
+        self.aligned(decoded, source, src);
+        self.mark_code(start);
+    }
+
+    /// Marks the text from `start` to its end as code.
+    pub fn mark_code(&mut self, start: usize) {
+        let end = self.text.len();
+        if start == end {
+            return;
+        }
+        match self.code.last_mut() {
+            Some(last) if last.end == start => last.end = end,
+            _ => self.code.push(Span::new(start, end)),
+        }
+    }
+
+    /// Returns true if and only if the text at `at` is code.
+    pub fn is_code(&self, at: usize) -> bool {
+        let i = self.code.partition_point(|s| s.end <= at);
+        self.code.get(i).is_some_and(|s| s.start <= at)
+    }
+
+    /// Appends `other`, a reading of another stretch of the same source.
+    pub fn append(&mut self, other: Reading) {
+        let shift = self.text.len();
+        self.map.append(&other.map, shift);
+        self.text.extend_from_slice(&other.text);
+        for c in other.code {
+            self.code.push(Span::new(c.start + shift, c.end + shift));
+        }
+        self.refs.extend(other.refs.into_iter().map(|mut r| {
+            r.label = r.label.map(|l| Span::new(l.start + shift, l.end + shift));
+            r
+        }));
+        if self.base.is_none() {
+            self.base = other.base;
+        }
+    }
+}
+
+/// One stretch of an alignment of decoded text with its source.
+enum Piece {
+    /// `decoded[out]` is the source from `from` on, byte for byte.
+    Copied {
+        out: std::ops::Range<usize>,
+        from: usize,
+    },
+    /// `decoded[out]` stands for the `len` source bytes at `from`.
+    Decoded {
+        out: std::ops::Range<usize>,
+        from: usize,
+        len: usize,
+    },
+}
+
+/// How many bytes after a decoded reference must agree with the source
+/// for the reading of that reference to be taken.
+const RESYNC: usize = 8;
+
+/// Aligns `decoded` with the `source` it was decoded from, calling `piece`
+/// for each stretch, in order.
+///
+/// Bytes that agree are copies, except a `&` that starts a character
+/// reference the decoder replaced: such a reference is taken to stand for
+/// the one or two characters of `decoded` after which the next
+/// [`RESYNC`] bytes (up to the next `&`) agree again (`&amp;` → `&`, `&notit` → `¬it`, a `&`
+/// left as it is). A backslash escape (`\_`) stands for the byte it
+/// escapes. A CR (or CR LF) read as LF, and any other byte the
+/// decoder replaced by one character, stand for that character. The
+/// alignment is exact for every decoding of this kind; it never fails: if
+/// it loses its way, the rest of `decoded` is placed at the source byte
+/// where it did.
+fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
+    let (mut i, mut j) = (0, 0);
+    while j < decoded.len() {
+        if i >= source.len() {
+            piece(Piece::Decoded {
+                out: j..decoded.len(),
+                from: source.len(),
+                len: 0,
+            });
+            return;
+        }
+        if source[i] == b'&' {
+            if let Some((src_len, out_len)) = reference_at(source, i, decoded, j, 0) {
+                piece(Piece::Decoded {
+                    out: j..j + out_len,
+                    from: i,
+                    len: src_len,
+                });
+                i += src_len;
+                j += out_len;
+                continue;
+            }
+        }
+        // The run of bytes that agree, up to the next `&`.
+        let run = source[i..]
+            .iter()
+            .zip(&decoded[j..])
+            .take_while(|(s, d)| s == d && (**s != b'&'))
+            .count();
+        if run > 0 {
+            piece(Piece::Copied {
+                out: j..j + run,
+                from: i,
+            });
+            i += run;
+            j += run;
+            continue;
+        }
+        if source[i] == b'&' && decoded[j] == b'&' {
+            piece(Piece::Copied {
+                out: j..j + 1,
+                from: i,
+            });
+            i += 1;
+            j += 1;
+            continue;
+        }
+        // A backslash escape (Markdown's `\_`): the byte stands for both.
+        if source[i] == b'\\' && source.get(i + 1) == Some(&decoded[j]) {
+            piece(Piece::Decoded {
+                out: j..j + 1,
+                from: i,
+                len: 2,
+            });
+            i += 2;
+            j += 1;
+            continue;
+        }
+        // A replaced byte: CR LF or CR read as LF, NUL as U+FFFD.
+        let src_len = if source[i..].starts_with(b"\r\n") && decoded[j] == b'\n' {
+            2
+        } else {
+            1
+        };
+        let out_len = char_len(decoded, j);
+        piece(Piece::Decoded {
+            out: j..j + out_len,
+            from: i,
+            len: src_len,
+        });
+        i += src_len;
+        j += out_len;
+    }
+}
+
+/// The length of the UTF-8 character at `s[at]` (1 for a byte that does
+/// not start one), never past the end of `s`.
+fn char_len(s: &[u8], at: usize) -> usize {
+    let len = match s[at] {
+        0xf0.. => 4,
+        0xe0.. => 3,
+        0xc0.. => 2,
+        _ => 1,
+    };
+    len.min(s.len() - at)
+}
+
+/// If the character reference starting at `source[i] == b'&'` was
+/// decoded into `decoded[j..]`: how many source bytes it spans and how
+/// many decoded bytes it became: the reading that decodes to the fewest
+/// characters, then from the longest source (`&notit;` is `¬` for
+/// `&not`, then `it;`, as the HTML rules read it).
+fn reference_at(
+    source: &[u8],
+    i: usize,
+    decoded: &[u8],
+    j: usize,
+    depth: u32,
+) -> Option<(usize, usize)> {
+    let name = source[i + 1..]
+        .iter()
+        .take(40)
+        .take_while(|b| b.is_ascii_alphanumeric() || **b == b'#')
+        .count();
+    if name == 0 || j >= decoded.len() {
+        return None;
+    }
+    let semicolon = usize::from(source.get(i + 1 + name) == Some(&b';'));
+    let longest = 1 + name + semicolon;
+    let one = char_len(decoded, j);
+    let two = if j + one < decoded.len() {
+        one + char_len(decoded, j + one)
+    } else {
+        one
+    };
+    for out_len in [one, two] {
+        for src_len in (2..=longest).rev() {
+            if source[i..i + src_len] == decoded[j..j + out_len] {
+                continue; // that is a copy, not a decoding
+            }
+            let rest_src = &source[i + src_len..];
+            let rest_out = &decoded[j + out_len..];
+            // What follows agrees up to the next reference (which is
+            // aligned in its turn), or both end.
+            let n = rest_src
+                .iter()
+                .take(RESYNC)
+                .take_while(|&&b| b != b'&')
+                .count();
+            let agree = if rest_src.is_empty() {
+                rest_out.is_empty()
+            } else if n == 0 {
+                // Another `&` follows: a literal one, or a reference that
+                // aligns in its turn (looked at a few deep).
+                rest_out.first() == Some(&b'&')
+                    || depth >= 4
+                    || reference_at(source, i + src_len, decoded, j + out_len, depth + 1).is_some()
+            } else {
+                rest_out.len() >= n && rest_out[..n] == rest_src[..n]
+            };
+            if agree {
+                return Some((src_len, out_len));
+            }
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where `decoded[range]` maps in `source`, through [`Reading::aligned`].
+    fn placed(decoded: &str, source: &str, range: std::ops::Range<usize>) -> String {
+        let mut r = Reading::default();
+        r.aligned(decoded.as_bytes(), source.as_bytes(), 0);
+        assert_eq!(r.text, decoded.as_bytes());
+        let s = r.map.span(Span::new(range.start, range.end));
+        source[s.start..s.end].to_string()
+    }
+
+    #[test]
+    fn references_line_ends_and_replaced_bytes_map_to_their_source() {
+        assert_eq!(placed("a&b", "a&amp;b", 1..2), "&amp;");
+        assert_eq!(placed("a&b", "a&amp;b", 0..3), "a&amp;b");
+        assert_eq!(placed("x&y=1", "x&y=1", 1..5), "&y=1");
+        assert_eq!(
+            placed("?a=1&lt=2&b", "?a=1&lt=2&amp;b", 4..11),
+            "&lt=2&amp;b"
+        );
+        assert_eq!(placed("h:é", "h&#58;&eacute;", 1..4), "&#58;&eacute;");
+        assert_eq!(placed("¬it;", "&notit;", 2..5), "it;");
+        assert_eq!(placed("a\nb\nc", "a\r\nb\rc", 2..5), "b\rc");
+        assert_eq!(placed("a\u{fffd}b", "a\0b", 4..5), "b");
+        assert_eq!(placed("&&amp;", "&&amp;amp;", 1..6), "&amp;amp;");
+        assert_eq!(placed("&x&y", "&x&y", 2..4), "&y");
+        assert_eq!(placed("<<&x", "&lt;&lt;&x", 1..4), "&lt;&x");
+        assert_eq!(
+            placed("serde_json x", "serde\\_json x", 0..10),
+            "serde\\_json"
+        );
+    }
+
+    #[test]
+    fn code_is_marked_and_found() {
+        let mut r = Reading::default();
+        r.copy(b"text ", 0);
+        r.aligned_code(b"code", b"code", 5);
+        r.aligned_code(b"more", b"more", 9);
+        r.copy(b" text", 13);
+        assert_eq!(r.code, [Span::new(5, 13)]);
+        assert!(!r.is_code(4) && r.is_code(5) && r.is_code(12) && !r.is_code(13));
+    }
+}

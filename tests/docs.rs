@@ -1,0 +1,162 @@
+//! Documents read as what they are: the fixture tree `fixtures/docs/`
+//! against its expected links, and each option of the document mode.
+
+mod common;
+
+use std::path::Path;
+
+use common::{stdout, Dir, TestCommand};
+
+/// The fixture tree's links, `PATH:LINE:COLUMN:URI`, with and without a
+/// base: the table this checks is `fixtures/docs.expected` and
+/// `fixtures/docs.base.expected`.
+#[test]
+fn fixture_tree_gives_its_expected_links() {
+    let fixtures = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    for (args, expected) in [
+        (&[][..], "docs.expected"),
+        (
+            &["--base", "https://docs.example.org/"][..],
+            "docs.base.expected",
+        ),
+    ] {
+        let o = TestCommand::new()
+            .current_dir(fixtures.join("docs"))
+            .args(["-n", "--column", "."])
+            .args(args)
+            .run();
+        let want = std::fs::read_to_string(fixtures.join(expected)).unwrap();
+        let got = stdout(&o);
+        for (g, w) in got.lines().zip(want.lines()) {
+            assert_eq!(g, w, "{expected}");
+        }
+        assert_eq!(got.lines().count(), want.lines().count(), "{expected}");
+    }
+}
+
+const PAGE: &str = "<base href=\"https://b.example/d/\">\n<a href=\"x.html\">x</a> <a href=\"#top\">t</a>\n<code>http://localhost/</code>\n";
+const NOTES: &str = "See [the guide](guide.md#intro), [top](#top) and `http://localhost:8080/`.\n";
+
+/// The links `uriscan ARGS` prints for the two documents above.
+fn links(args: &[&str]) -> String {
+    let d = Dir::new();
+    d.create("page.html", PAGE);
+    d.create("notes.md", NOTES);
+    d.command()
+        .args(["--no-filename"])
+        .args(args)
+        .arg(".")
+        .stdout()
+}
+
+#[test]
+fn base_resolves_relative_links_under_the_root() {
+    assert_eq!(
+        links(&["--base", "https://docs.example.org/root"]),
+        "https://docs.example.org/root/guide.md#intro\nhttp://localhost:8080/\nhttps://b.example/d/x.html\nhttp://localhost/\n"
+    );
+    let d = Dir::new();
+    let o = d.command().args(["--base", "relative/path", "."]).run();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        common::stderr(&o).contains("--base"),
+        "{}",
+        common::stderr(&o)
+    );
+}
+
+#[test]
+fn without_a_base_relative_links_are_left_out_or_printed_as_written() {
+    assert_eq!(
+        links(&[]),
+        "http://localhost:8080/\nhttps://b.example/d/x.html\nhttp://localhost/\n"
+    );
+    assert_eq!(
+        links(&["--relative"]),
+        "guide.md#intro\nhttp://localhost:8080/\nx.html\nhttp://localhost/\n"
+    );
+}
+
+#[test]
+fn relative_json_says_relative_and_resolved() {
+    let d = Dir::new();
+    d.create("page.html", PAGE);
+    let out = d
+        .command()
+        .args(["--json", "--relative", "page.html"])
+        .stdout();
+    let first: serde_json::Value = serde_json::from_str(out.lines().next().unwrap()).unwrap();
+    assert_eq!(first["uri"], "x.html");
+    assert_eq!(first["relative"], true);
+    assert_eq!(first["resolved"], "https://b.example/d/x.html");
+    assert_eq!(
+        (first["line"].as_u64(), first["column"].as_u64()),
+        (Some(2), Some(10))
+    );
+    let last: serde_json::Value = serde_json::from_str(out.lines().last().unwrap()).unwrap();
+    assert_eq!(
+        (last["uri"].as_str(), last["in_code"].as_bool()),
+        (Some("http://localhost/"), Some(true))
+    );
+}
+
+#[test]
+fn fragments_only_on_request() {
+    assert_eq!(
+        links(&["--fragments", "--relative"]),
+        "guide.md#intro\n#top\nhttp://localhost:8080/\nx.html\n#top\nhttp://localhost/\n"
+    );
+}
+
+#[test]
+fn skip_code_leaves_out_examples() {
+    assert_eq!(links(&["--skip-code"]), "https://b.example/d/x.html\n");
+}
+
+#[test]
+fn doc_mode_off_reads_documents_as_plain_text() {
+    assert_eq!(
+        links(&["--doc-mode", "off"]),
+        "http://localhost:8080/\nhttps://b.example/d/\nhttp://localhost/\n"
+    );
+}
+
+#[test]
+fn types_select_the_files_a_walk_scans() {
+    assert_eq!(links(&["-t", "markdown"]), "http://localhost:8080/\n");
+    assert_eq!(
+        links(&["-T", "markdown"]),
+        "https://b.example/d/x.html\nhttp://localhost/\n"
+    );
+    let list = TestCommand::new().arg("--type-list").stdout();
+    assert!(list
+        .lines()
+        .any(|l| l.starts_with("html: ") && l.contains("*.html")));
+    assert!(list
+        .lines()
+        .any(|l| l.starts_with("markdown: ") && l.contains("*.md")));
+    let d = Dir::new();
+    let o = d.command().args(["-t", "no-such-type", "."]).run();
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// Found on /usr/share/man: `http://ftp\&.de\&.debian.org/` gave
+/// `http://ftp`, and `\fIftp://…` was not read at all; a gzipped page is
+/// read with -z.
+#[test]
+fn man_pages_are_read_with_roff_escapes_undone() {
+    use std::io::Write;
+    let page = ".TH T 1\n.SH SEE ALSO\nhttp://ftp\\&.de\\&.debian.org/debian\\-ports/ and \\fIftp://ftp.gnu.org/gnu/\\fP.\n";
+    let d = Dir::new();
+    d.create("t.1", page);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(page.as_bytes()).unwrap();
+    d.create_bytes("t.2.gz", &gz.finish().unwrap());
+    d.create("rotated.log.1", "GET /a\\-b http://x.example/a\\-b\n");
+    assert_eq!(
+        d.command()
+            .args(["-z", "-u", "--no-filename", "."])
+            .stdout(),
+        "http://x.example/a\nhttp://ftp.de.debian.org/debian-ports/\nftp://ftp.gnu.org/gnu/\n"
+    );
+}
