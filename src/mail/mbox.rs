@@ -19,7 +19,7 @@ pub const MAX_MESSAGE: usize = 16 << 20;
 
 /// How long a piece of an oversized message is, at most, when a safe cut
 /// is found in its second half.
-const PIECE: usize = 4 << 20;
+const PIECE: usize = 1 << 20;
 
 /// The messages of an input, one at a time; memory is bounded by the
 /// largest message plus one read, not by the input.
@@ -271,7 +271,12 @@ impl<R: Read> Messages<R> {
     /// twice [`CHUNK`] plus the longest message.
     fn fill(&mut self) -> io::Result<()> {
         let keep_from = self.start.saturating_sub(LOOKBACK);
-        if keep_from > 0 && self.buf.capacity() - self.buf.len() < CHUNK {
+        // Move the unreturned input to the front when the buffer is full,
+        // or when more than half of it is returned input (so that reading
+        // on through an oversized message does not grow the buffer past
+        // it; the moves cost the bytes moved at most twice over).
+        let full = self.buf.capacity() - self.buf.len() < CHUNK;
+        if keep_from > 0 && (full || keep_from >= self.buf.len() / 2) {
             self.buf.drain(..keep_from);
             self.start -= keep_from;
         }
