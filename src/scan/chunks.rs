@@ -131,19 +131,14 @@ impl<R: Read> Chunks<R> {
         })
     }
 
-    /// Reads once more into `buf`; sets `eof` at the input's end.
+    /// Reads up to [`READ_SIZE`] bytes more into `buf` (into its spare
+    /// room, not zeroed first); sets `eof` at the input's end.
     fn fill(&mut self) -> io::Result<()> {
-        let len = self.buf.len();
-        self.buf.resize(len + READ_SIZE, 0);
-        let n = loop {
-            match self.rdr.read(&mut self.buf[len..]) {
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                r => break r,
-            }
-        };
-        self.buf.truncate(len + *n.as_ref().unwrap_or(&0));
-        self.eof |= matches!(n, Ok(0));
-        n.map(drop)
+        let n = (&mut self.rdr)
+            .take(READ_SIZE as u64)
+            .read_to_end(&mut self.buf)?;
+        self.eof |= n == 0;
+        Ok(())
     }
 
     /// The end of the next chunk, in `buf`: the first safe cut at or past
@@ -218,21 +213,29 @@ impl<R: Read> Iterator for Chunks<R> {
             return None; // the input ended where the last chunk did
         }
         let lead = self.start.min(LOOKBACK);
-        let chunk = Chunk {
-            bytes: self.buf[self.start - lead..cut].to_vec(),
-            lead,
-            offset: self.offset + self.start - lead,
-            line: self.line,
-            line_start: self.line_start,
-        };
+        let (line, line_start) = (self.line, self.line_start);
         let text = &self.buf[self.start..cut];
         self.line += memchr::memchr_iter(b'\n', text).count() as u64;
         if let Some(nl) = memchr::memrchr(b'\n', text) {
             self.line_start = self.offset + self.start + nl + 1;
         }
-        // Keep the LOOKBACK bytes before the next chunk, drop the rest.
+        // The next buffer: the LOOKBACK bytes before the next chunk, and
+        // what was read past the cut. The chunk keeps this one, whose
+        // first bytes are its lead (`start - lead` is 0 after the first
+        // chunk), so the input is copied once, by the read.
         let keep = cut - cut.min(LOOKBACK);
-        self.buf.drain(..keep);
+        let mut next = Vec::with_capacity(self.target + 2 * READ_SIZE);
+        next.extend_from_slice(&self.buf[keep..]);
+        let mut bytes = std::mem::replace(&mut self.buf, next);
+        bytes.truncate(cut);
+        bytes.drain(..self.start - lead);
+        let chunk = Chunk {
+            bytes,
+            lead,
+            offset: self.offset + self.start - lead,
+            line,
+            line_start,
+        };
         self.offset += keep;
         self.start = cut - keep;
         self.searched = self.start;
