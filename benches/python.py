@@ -186,6 +186,8 @@ def phases(inputs, env, runs):
     start = time.perf_counter()
     spark = SparkSession.builder.master("local[2]").getOrCreate()
     spark.sparkContext.setLogLevel("ERROR")
+    # The workers unpickle functions of the job's module: ship it to them.
+    spark.sparkContext.addPyFile(str(ROOT / "examples" / "spark" / "extract_links.py"))
     spark.conf.set("spark.sql.execution.arrow.maxRecordsPerBatch", extract_links.FILES_PER_BATCH)
     session_s = time.perf_counter() - start
     files = (spark.read.format("binaryFile").option("recursiveFileLookup", "true")
