@@ -220,6 +220,24 @@ fn rule5_schemes() {
     check(&any, "|key:value| |Re:x|", &["key:value", "Re:x"]);
 }
 
+/// Found in issue 12: a URI as a log or config field's value, right after
+/// its name and `:`, was not found; pieces of other things still are not.
+#[test]
+fn a_known_scheme_with_slashes_after_a_field_name_starts_a_uri() {
+    t!(
+        "referer:|https://example.com/a| Homepage:|https://x.org/c|",
+        ["https://example.com/a", "https://x.org/c"]
+    );
+    t!(
+        "src:|http://a.b/c| dst:|ftp://d.e/f| [ref]:|https://r.org/z|",
+        ["http://a.b/c", "ftp://d.e/f", "https://r.org/z"]
+    );
+    t!(
+        "2001:db8:aaa:bbb::1 jabber:server:dialback Re: 12:30 C:\\x",
+        []
+    );
+}
+
 /// Found in issue 12: schemes whose specification gives them an authority
 /// were reported without one, or with an empty host.
 #[test]

@@ -71,10 +71,12 @@ impl Scheme {
         };
         // A scheme right after another `:` is a piece of something else
         // (`2001:db8:aaa:bbb`, `jabber:server:dialback`), unless that `:`
-        // ends the `URL:` prefix.
+        // ends the `URL:` prefix, or a log or config field's name
+        // (`referer:https://…`, `[ref]:https://…`): a known scheme with `//`.
         if bounded && run > 0 && hay[run - 1] == b':' {
             let url_prefix = run >= 4 && hay[run - 4..run - 1].eq_ignore_ascii_case(b"url");
-            if !url_prefix {
+            let field_value = slashes && is_known(&hay[run..colon]);
+            if !url_prefix && !field_value {
                 return Ok(None);
             }
         }
