@@ -23,6 +23,7 @@ use crate::span::Span;
 pub(crate) enum LinkAttributes {
     /// Scanned by the Appendix C rules like every other value (mail: a
     /// relative link in a mail has no base to be resolved against).
+    #[cfg(feature = "mail")]
     Scanned,
     /// Taken whole as URI references ([`Reading::refs`]), relative or
     /// not (documents, for link checkers).

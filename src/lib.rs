@@ -82,6 +82,7 @@
 mod html;
 #[cfg(any(feature = "mail", feature = "docs"))]
 mod reading;
+#[cfg(any(feature = "mail", feature = "docs"))]
 mod source_map;
 mod span;
 mod work;

@@ -97,6 +97,7 @@ impl Reading {
     }
 
     /// Returns true if and only if the text at `at` is code.
+    #[cfg(feature = "docs")]
     pub fn is_code(&self, at: usize) -> bool {
         let i = self.code.partition_point(|s| s.end <= at);
         self.code.get(i).is_some_and(|s| s.start <= at)

@@ -34,6 +34,7 @@ impl SourceMap {
     /// The map of a text whose every byte stands for the source at `at`
     /// (the decoding is not followed byte by byte, as for a charset
     /// conversion left to another crate).
+    #[cfg(feature = "mail")]
     pub fn all_at(at: usize) -> SourceMap {
         let mut map = SourceMap::default();
         map.push(0, at, 1, 0);

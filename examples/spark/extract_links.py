@@ -8,9 +8,10 @@ any file system Spark reads: ``hdfs://``, ``s3a://``, ...) with Spark's
 ``binaryFile`` source, one row per whole file, so that an mbox is split
 into its messages and a URI wrapped over lines is found whole, as on one
 machine. Each file is scanned by the ``uriscan`` Python package inside
-``mapInArrow``, exactly as ``uriscan --json FILE`` scans it (mail or
-plain text decided from its first 8 KiB, files that look binary skipped),
-and the URIs are written to OUTPUT as Parquet, one row each::
+``mapInArrow``, exactly as ``uriscan --json FILE`` scans it (HTML,
+Markdown and man pages read as documents by their names; mail or plain
+text decided from its first 8 KiB; files that look binary skipped), and
+the URIs are written to OUTPUT as Parquet, one row each::
 
     path STRING       the file, as Spark names it (file:/..., hdfs://...)
     line BIGINT       the line and column of the file where the URI is
@@ -92,7 +93,8 @@ def scan_batches(batches):
         paths = batch.column("path").to_pylist()
         contents = batch.column("content")
         for i, path in enumerate(paths):
-            for f in uriscan.scan(contents[i].as_py(), skip_binary=True):
+            doc = uriscan.doc_kind(path)
+            for f in uriscan.scan(contents[i].as_py(), doc=doc, skip_binary=True):
                 out["path"].append(path)
                 out["line"].append(f.line)
                 out["column"].append(f.column)

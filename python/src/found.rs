@@ -58,6 +58,19 @@ pub struct Found {
     pub hyphen_break: bool,
     /// Where in a message, for input read as mail.
     pub mail: Option<Arc<MailPlace>>,
+    /// What a link of a document is, for input read as one.
+    pub doc: Option<DocLink>,
+}
+
+/// What a link of a document is (HTML, Markdown, a man page).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct DocLink {
+    /// It stands in code (a code span or block, `<code>`, `<pre>`).
+    pub in_code: bool,
+    /// It is written without a scheme.
+    pub relative: bool,
+    /// Its target, when a base resolved it.
+    pub resolved: Option<String>,
 }
 
 impl Found {
@@ -70,16 +83,43 @@ impl Found {
             end: f.span().end,
             line: f.line(),
             column: f.column(),
-            delimiter: match f.delimiter() {
-                Delimiter::Angle => "angle",
-                Delimiter::Quote => "quote",
-                Delimiter::None => "none",
-            },
+            delimiter: delimiter_name(f.delimiter()),
             wrapped: f.is_wrapped(),
             url_prefix: f.has_url_prefix(),
             hyphen_break: f.has_hyphen_break(),
             mail,
+            doc: None,
         }
+    }
+
+    /// A link of a document, reported as `uri` (its target, or as written).
+    pub fn from_link(link: &uriscan::doc::Link, uri: &str) -> Found {
+        Found {
+            uri: uri.to_string(),
+            start: link.span().start,
+            end: link.span().end,
+            line: link.line(),
+            column: link.column(),
+            delimiter: delimiter_name(link.delimiter()),
+            wrapped: link.is_wrapped(),
+            url_prefix: link.has_url_prefix(),
+            hyphen_break: link.has_hyphen_break(),
+            mail: None,
+            doc: Some(DocLink {
+                in_code: link.is_in_code(),
+                relative: link.is_relative(),
+                resolved: link.resolved().map(str::to_string),
+            }),
+        }
+    }
+}
+
+/// The name `--json` gives a delimiter.
+fn delimiter_name(d: Delimiter) -> &'static str {
+    match d {
+        Delimiter::Angle => "angle",
+        Delimiter::Quote => "quote",
+        Delimiter::None => "none",
     }
 }
 
@@ -132,8 +172,31 @@ impl Found {
         Some(&self.mail.as_ref()?.part)
     }
 
+    /// Whether the link stands in code (a Markdown code span or block, an
+    /// HTML ``<code>`` or ``<pre>``), for a document; ``None`` otherwise.
+    #[getter]
+    fn in_code(&self) -> Option<bool> {
+        Some(self.doc.as_ref()?.in_code)
+    }
+
+    /// Whether the link is written without a scheme (a relative
+    /// reference, in a document).
+    #[getter]
+    fn relative(&self) -> bool {
+        self.doc.as_ref().is_some_and(|d| d.relative)
+    }
+
+    /// The target of a relative link, resolved against the document's
+    /// base; ``None`` when there is none or the link is absolute.
+    #[getter]
+    fn resolved(&self) -> Option<&str> {
+        self.doc.as_ref()?.resolved.as_deref()
+    }
+
     /// The fields as a dict with the keys of ``uriscan --json`` (less
-    /// ``path``), in the same order; the mail keys only in mail mode.
+    /// ``path``), in the same order; the mail keys only in mail mode, the
+    /// document keys (``in_code``; ``relative`` and ``resolved`` when they
+    /// apply) only for a document.
     fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let d = PyDict::new(py);
         d.set_item("line", self.line)?;
@@ -149,6 +212,15 @@ impl Found {
             d.set_item("message_id", m.message_id.as_deref())?;
             d.set_item("message_line", m.message_line)?;
             d.set_item("part", &m.part)?;
+        }
+        if let Some(doc) = &self.doc {
+            d.set_item("in_code", doc.in_code)?;
+            if doc.relative {
+                d.set_item("relative", true)?;
+                if let Some(resolved) = &doc.resolved {
+                    d.set_item("resolved", resolved)?;
+                }
+            }
         }
         Ok(d)
     }

@@ -1,13 +1,16 @@
 //! Scanning one input as the command line does: skip it when it looks
-//! binary (if asked), decide mail or plain text from its first 8 KiB, then
+//! binary (if asked), read it as a document (HTML, Markdown, a man page)
+//! when asked to, or decide mail or plain text from its first 8 KiB, then
 //! scan it, sending each URI to an [`Out`].
 
+use std::ffi::OsStr;
 use std::io::{self, Read};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::PyResult;
+use uriscan::doc::{self, DocKind, LinkFilter};
 use uriscan::mail::{self, Messages};
-use uriscan::{HyphenMode, Scanner};
+use uriscan::{HyphenMode, Scanner, UriRef};
 
 use crate::found::{Found, Places};
 
@@ -23,6 +26,93 @@ pub struct Options {
     mail: Option<bool>,
     /// Give nothing for an input with a NUL in its first [`PROBE`] bytes.
     skip_binary: bool,
+    /// How a document is read, when the input is one.
+    doc: DocOptions,
+}
+
+/// The keyword arguments about documents: ``doc``, ``base``,
+/// ``relative``, ``fragments``, ``skip_code``.
+#[derive(Clone, Debug, Default)]
+pub struct DocArgs {
+    /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, or
+    /// `"auto"` (by the file's name: [`DocArgs::for_file`] only).
+    pub doc: Option<String>,
+    /// The document's own URI, against which its relative links resolve.
+    pub base: Option<String>,
+    /// The command line's `--relative`, `--fragments`, `--skip-code`.
+    pub filter: LinkFilter,
+}
+
+impl DocArgs {
+    /// The arguments for the file named `name`: `doc="auto"` becomes the
+    /// kind its name gives, as the command line's `--doc-mode auto`.
+    pub fn for_file(mut self, name: Option<&OsStr>) -> DocArgs {
+        if self.doc.as_deref() == Some("auto") {
+            let kind = name.and_then(DocKind::from_file_name);
+            self.doc = kind.map(|k| kind_name(k).to_string());
+        }
+        self
+    }
+}
+
+/// The name of a kind of document, as `doc=` takes it.
+pub fn kind_name(kind: DocKind) -> &'static str {
+    match kind {
+        DocKind::Html => "html",
+        DocKind::Markdown => "markdown",
+        DocKind::Man => "man",
+    }
+}
+
+/// How a document is read: checked [`DocArgs`].
+#[derive(Clone, Debug, Default)]
+struct DocOptions {
+    kind: Option<DocKind>,
+    /// An absolute URI (checked).
+    base: Option<String>,
+    filter: LinkFilter,
+}
+
+impl DocOptions {
+    fn new(args: DocArgs) -> PyResult<DocOptions> {
+        let kind = match args.doc.as_deref() {
+            None => None,
+            Some("html") => Some(DocKind::Html),
+            Some("markdown") => Some(DocKind::Markdown),
+            Some("man") => Some(DocKind::Man),
+            Some("auto") => {
+                return Err(PyValueError::new_err(
+                    "doc='auto' needs a file's name: give doc=uriscan.doc_kind(path)",
+                ))
+            }
+            Some(other) => {
+                return Err(PyValueError::new_err(format!(
+                    "doc must be None, 'html', 'markdown' or 'man', not {other:?}"
+                )))
+            }
+        };
+        if let Some(text) = &args.base {
+            let base = UriRef::parse(text)
+                .map_err(|e| PyValueError::new_err(format!("base {text:?}: {e}")))?;
+            if base.is_relative() {
+                return Err(PyValueError::new_err(format!(
+                    "base {text:?} is relative: it needs a scheme"
+                )));
+            }
+        }
+        Ok(DocOptions {
+            kind,
+            base: args.base,
+            filter: args.filter,
+        })
+    }
+
+    /// The kind of document an input starting with `probe` is read as: a
+    /// man page must also start like roff, as on the command line.
+    fn kind_for(&self, probe: &[u8]) -> Option<DocKind> {
+        self.kind
+            .filter(|&k| k != DocKind::Man || doc::looks_like_roff(probe))
+    }
 }
 
 impl Options {
@@ -30,12 +120,14 @@ impl Options {
     ///
     /// # Errors
     ///
-    /// `ValueError` for a `hyphen` other than `keep`, `drop` or `both`.
+    /// `ValueError` for a `hyphen` other than `keep`, `drop` or `both`,
+    /// an unknown `doc`, or a `base` that is not an absolute URI.
     pub fn new(
         mail: Option<bool>,
         any_scheme: bool,
         hyphen: &str,
         skip_binary: bool,
+        doc: DocArgs,
     ) -> PyResult<Options> {
         let hyphen = match hyphen {
             "keep" => HyphenMode::Keep,
@@ -55,6 +147,7 @@ impl Options {
             scanner,
             mail,
             skip_binary,
+            doc: DocOptions::new(doc)?,
         })
     }
 
@@ -111,7 +204,15 @@ pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<
         return Ok(());
     }
     let mut to_out = ToOut::new(out);
-    if opts.reads_as_mail(probe) {
+    if let Some(kind) = opts.doc.kind_for(probe) {
+        if data.len() <= doc::MAX_DOCUMENT_LEN {
+            scan_document(opts, kind, data, &mut to_out)?;
+            to_out.finish(&opts.scanner);
+            return Ok(());
+        }
+        to_out.out.warning(TOO_LARGE_A_DOCUMENT.to_string());
+        opts.scanner.scan_slice(data, &mut to_out)?;
+    } else if opts.reads_as_mail(probe) {
         mail::scan_mail(&opts.scanner, data, &mut to_out)?;
     } else {
         opts.scanner.scan_slice(data, &mut to_out)?;
@@ -134,7 +235,18 @@ pub fn scan_reader<R: Read>(opts: &Options, mut rdr: R, out: &mut dyn Out) -> io
         return Ok(());
     }
     let mut to_out = ToOut::new(out);
-    if opts.reads_as_mail(&probe) {
+    if let Some(kind) = opts.doc.kind_for(&probe) {
+        let mut data = probe;
+        let max = doc::MAX_DOCUMENT_LEN;
+        (&mut rdr).take(max as u64 + 1).read_to_end(&mut data)?;
+        if data.len() <= max {
+            scan_document(opts, kind, &data, &mut to_out)?;
+        } else {
+            to_out.out.warning(TOO_LARGE_A_DOCUMENT.to_string());
+            let rdr = io::Cursor::new(data).chain(rdr);
+            opts.scanner.scan_reader(rdr, &mut to_out)?;
+        }
+    } else if opts.reads_as_mail(&probe) {
         let messages = Messages::with_prefix(probe, rdr);
         mail::scan_messages(&opts.scanner, messages, &mut to_out)?;
     } else {
@@ -142,6 +254,30 @@ pub fn scan_reader<R: Read>(opts: &Options, mut rdr: R, out: &mut dyn Out) -> io
         opts.scanner.scan_reader(rdr, &mut to_out)?;
     }
     to_out.finish(&opts.scanner);
+    Ok(())
+}
+
+/// The warning for a document read as plain text, the command line's.
+const TOO_LARGE_A_DOCUMENT: &str = "larger than 64 MiB: read as plain text, not as a document";
+
+/// Reads `data` as a document of kind `kind` and sends the links the
+/// options ask for, as the command line does.
+fn scan_document(
+    opts: &Options,
+    kind: DocKind,
+    data: &[u8],
+    to_out: &mut ToOut<'_>,
+) -> io::Result<()> {
+    let base = opts.doc.base.as_deref().and_then(|b| UriRef::parse(b).ok());
+    let found = doc::find_links(&opts.scanner, kind, data, base.as_ref());
+    to_out.too_long += found.too_long().len() as u64;
+    for link in found.links() {
+        if let Some(uri) = opts.doc.filter.shown(link) {
+            if !to_out.out.found(Found::from_link(link, uri))? {
+                break;
+            }
+        }
+    }
     Ok(())
 }
 

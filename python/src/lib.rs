@@ -23,16 +23,27 @@ use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
+use uriscan::doc::LinkFilter;
 
 use crate::error::{guarded, warn_all, InternalError, ScanWarning, UriError};
 use crate::found::Found;
-use crate::input::{Collected, Options};
+use crate::input::{Collected, DocArgs, Options};
 use crate::iter::FoundIter;
 use crate::reader::PyReader;
 use crate::uri::UriRef;
 
 /// Finds the URIs in ``data`` (``bytes``, ``bytearray``, or ``str``, which
 /// is scanned as UTF-8) and returns them in order, as ``Found`` objects.
+///
+/// ``doc`` reads the input as a document: ``"html"``, ``"markdown"`` or
+/// ``"man"`` (roff source; read as text unless it starts like roff), as
+/// the command line reads a file of that type (``doc_kind`` gives the
+/// type of a file's name). A document gives the links its markup names
+/// and the URIs its text holds; relative links are resolved against
+/// ``base`` (the document's own URI; a ``<base href>`` in it wins) and
+/// left out when no base is known, unless ``relative=True`` (then they
+/// come as written); fragment-only links (``#top``) only with
+/// ``fragments=True``; links in code are left out with ``skip_code=True``.
 ///
 /// ``mail=None`` reads the input as mail (an mbox or one RFC 5322
 /// message, decoded part by part) when its first 8 KiB look like mail, as
@@ -46,7 +57,12 @@ use crate::uri::UriRef;
 /// The GIL is released while scanning ``bytes``. Problems that do not stop
 /// the scan (malformed mail) are issued as ``ScanWarning``.
 #[pyfunction]
-#[pyo3(signature = (data, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false))]
+#[pyo3(signature = (
+    data, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false,
+    doc=None, base=None, relative=false, fragments=false, skip_code=false
+))]
+// The keyword arguments of a Python function.
+#[allow(clippy::too_many_arguments)]
 fn scan<'py>(
     py: Python<'py>,
     data: &Bound<'py, PyAny>,
@@ -54,8 +70,14 @@ fn scan<'py>(
     any_scheme: bool,
     hyphen: &str,
     skip_binary: bool,
+    doc: Option<String>,
+    base: Option<String>,
+    relative: bool,
+    fragments: bool,
+    skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let opts = Options::new(mail, any_scheme, hyphen, skip_binary)?;
+    let doc = doc_args(doc, base, relative, fragments, skip_code);
+    let opts = Options::new(mail, any_scheme, hyphen, skip_binary, doc)?;
     let owned;
     let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
         b.as_bytes()
@@ -79,13 +101,22 @@ fn scan<'py>(
 }
 
 /// Finds the URIs in the file at ``path``, read in bounded memory (the
-/// file is streamed, never held whole), and returns them in order. The
-/// keyword arguments are those of ``scan``.
+/// file is streamed, never held whole; a document up to 64 MiB is read
+/// whole, a larger one as plain text), and returns them in order. The
+/// keyword arguments are those of ``scan``, but ``doc="auto"`` (the
+/// default) reads HTML, Markdown and man pages as documents by the file's
+/// name, as the command line's ``--doc-mode auto``; ``doc=None`` reads
+/// every file as text.
 ///
 /// The GIL is released while the file is read and scanned. Raises
 /// ``OSError`` (``FileNotFoundError``, ...) when the file cannot be read.
 #[pyfunction]
-#[pyo3(signature = (path, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false))]
+#[pyo3(signature = (
+    path, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false,
+    doc=Some("auto".to_string()), base=None, relative=false, fragments=false, skip_code=false
+))]
+// The keyword arguments of a Python function.
+#[allow(clippy::too_many_arguments)]
 fn scan_file<'py>(
     py: Python<'py>,
     path: PathBuf,
@@ -93,8 +124,14 @@ fn scan_file<'py>(
     any_scheme: bool,
     hyphen: &str,
     skip_binary: bool,
+    doc: Option<String>,
+    base: Option<String>,
+    relative: bool,
+    fragments: bool,
+    skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let opts = Options::new(mail, any_scheme, hyphen, skip_binary)?;
+    let doc = doc_args(doc, base, relative, fragments, skip_code).for_file(path.file_name());
+    let opts = Options::new(mail, any_scheme, hyphen, skip_binary, doc)?;
     let file = py
         .detach(|| File::open(&path))
         .map_err(|err| open_error(py, &path, err))?;
@@ -114,17 +151,59 @@ fn scan_file<'py>(
 /// ahead of the consumer. An exception raised by ``read`` is raised again
 /// by the iterator.
 #[pyfunction]
-#[pyo3(signature = (binary_file, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false))]
+#[pyo3(signature = (
+    binary_file, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false,
+    doc=None, base=None, relative=false, fragments=false, skip_code=false
+))]
+// The keyword arguments of a Python function.
+#[allow(clippy::too_many_arguments)]
 fn iter_scan(
     binary_file: &Bound<'_, PyAny>,
     mail: Option<bool>,
     any_scheme: bool,
     hyphen: &str,
     skip_binary: bool,
+    doc: Option<String>,
+    base: Option<String>,
+    relative: bool,
+    fragments: bool,
+    skip_code: bool,
 ) -> PyResult<FoundIter> {
-    let opts = Options::new(mail, any_scheme, hyphen, skip_binary)?;
+    let doc = doc_args(doc, base, relative, fragments, skip_code);
+    let opts = Options::new(mail, any_scheme, hyphen, skip_binary, doc)?;
     let reader = PyReader::new(binary_file)?;
     Ok(FoundIter::spawn(opts, reader)?)
+}
+
+/// The kind of document the command line reads a file named as ``path``
+/// as (``--doc-mode auto``): ``"html"``, ``"markdown"``, ``"man"``, or
+/// ``None`` for text. Only the name counts (ripgrep's file types ``html``,
+/// ``markdown`` and ``man``); the file need not exist. Give the result to
+/// ``scan``'s ``doc`` when the bytes of a named file are at hand (a
+/// Spark ``binaryFile`` row).
+#[pyfunction]
+fn doc_kind(path: PathBuf) -> Option<&'static str> {
+    let name = path.file_name()?;
+    uriscan::doc::DocKind::from_file_name(name).map(input::kind_name)
+}
+
+/// The document keyword arguments, gathered.
+fn doc_args(
+    doc: Option<String>,
+    base: Option<String>,
+    relative: bool,
+    fragments: bool,
+    skip_code: bool,
+) -> DocArgs {
+    DocArgs {
+        doc,
+        base,
+        filter: LinkFilter {
+            relative,
+            fragments,
+            skip_code,
+        },
+    }
 }
 
 /// From how many URIs on the cyclic GC is paused while their list is built.
@@ -176,6 +255,7 @@ fn _uriscan(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(scan, m)?)?;
     m.add_function(wrap_pyfunction!(scan_file, m)?)?;
     m.add_function(wrap_pyfunction!(iter_scan, m)?)?;
+    m.add_function(wrap_pyfunction!(doc_kind, m)?)?;
     m.add_function(wrap_pyfunction!(uri::parse, m)?)?;
     m.add_function(wrap_pyfunction!(uri::resolve, m)?)?;
     m.add_function(wrap_pyfunction!(uri::normalize, m)?)?;

@@ -1,7 +1,8 @@
 """Parity: over every file of ../shared/corpus, what the package finds is
 what ``uriscan --json`` (built from the same tree) prints for that file,
 record for record, with ``scan`` on the file's bytes, ``scan_file`` and
-``iter_scan``; and again with options."""
+``iter_scan`` (the first and last told the document type the file's name
+gives, as ``scan_file`` finds it); and again with options."""
 
 import pytest
 
@@ -31,7 +32,7 @@ def read(path):
 
 def stream(path, **kw):
     with open(path, "rb") as fh:
-        return list(uriscan.iter_scan(fh, **kw))
+        return list(uriscan.iter_scan(fh, doc=uriscan.doc_kind(path), **kw))
 
 
 @pytest.mark.filterwarnings("ignore::uriscan.ScanWarning")
@@ -40,7 +41,7 @@ def test_every_corpus_file_equals_the_command(cli, corpus):
     assert sum(map(len, want.values())) > 100_000
     # The command skips binary files; so do these calls.
     for name, scan in [
-        ("scan", lambda p: uriscan.scan(read(p), skip_binary=True)),
+        ("scan", lambda p: uriscan.scan(read(p), doc=uriscan.doc_kind(p), skip_binary=True)),
         ("scan_file", lambda p: uriscan.scan_file(p, skip_binary=True)),
         ("iter_scan", lambda p: stream(p, skip_binary=True)),
     ]:
@@ -55,6 +56,7 @@ def test_every_corpus_file_equals_the_command(cli, corpus):
         (["--no-mail"], {"mail": False}),
         (["--mail", "--hyphen", "both"], {"mail": True, "hyphen": "both"}),
         (["--any-scheme", "--hyphen", "drop"], {"any_scheme": True, "hyphen": "drop"}),
+        (["--doc-mode", "off"], {"doc": None}),
     ],
 )
 def test_options_equal_the_command(cli, corpus, flags, kw):

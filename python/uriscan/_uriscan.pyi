@@ -6,6 +6,7 @@ from typing import BinaryIO, Iterator, Literal, Optional, Protocol, Union
 __version__: str
 
 Hyphen = Literal["keep", "drop", "both"]
+DocKind = Literal["html", "markdown", "man"]
 
 class _Readable(Protocol):
     def read(self, size: int, /) -> Union[bytes, bytearray]: ...
@@ -37,6 +38,12 @@ class Found:
     def message_line(self) -> Optional[int]: ...
     @property
     def part(self) -> Optional[str]: ...
+    @property
+    def in_code(self) -> Optional[bool]: ...
+    @property
+    def relative(self) -> bool: ...
+    @property
+    def resolved(self) -> Optional[str]: ...
     def as_dict(self) -> dict[str, Union[str, int, bool, None]]: ...
     def __eq__(self, other: object) -> bool: ...
     def __hash__(self) -> int: ...
@@ -98,6 +105,11 @@ def scan(
     any_scheme: bool = False,
     hyphen: Hyphen = "keep",
     skip_binary: bool = False,
+    doc: Optional[DocKind] = None,
+    base: Optional[str] = None,
+    relative: bool = False,
+    fragments: bool = False,
+    skip_code: bool = False,
 ) -> list[Found]: ...
 def scan_file(
     path: Union[str, "os.PathLike[str]"],
@@ -106,6 +118,11 @@ def scan_file(
     any_scheme: bool = False,
     hyphen: Hyphen = "keep",
     skip_binary: bool = False,
+    doc: Optional[Union[DocKind, Literal["auto"]]] = "auto",
+    base: Optional[str] = None,
+    relative: bool = False,
+    fragments: bool = False,
+    skip_code: bool = False,
 ) -> list[Found]: ...
 def iter_scan(
     binary_file: Union[BinaryIO, _Readable],
@@ -114,7 +131,13 @@ def iter_scan(
     any_scheme: bool = False,
     hyphen: Hyphen = "keep",
     skip_binary: bool = False,
+    doc: Optional[DocKind] = None,
+    base: Optional[str] = None,
+    relative: bool = False,
+    fragments: bool = False,
+    skip_code: bool = False,
 ) -> FoundIter: ...
+def doc_kind(path: Union[str, "os.PathLike[str]"]) -> Optional[DocKind]: ...
 def parse(text: str) -> UriRef: ...
 def resolve(base: str, reference: str) -> str: ...
 def normalize(text: str) -> str: ...

@@ -73,6 +73,7 @@
 mod man;
 mod markdown;
 
+use std::ffi::OsStr;
 use std::io;
 
 use crate::html::{self, LinkAttributes};
@@ -90,6 +91,77 @@ pub enum DocKind {
     Markdown,
     /// A man page's roff source (`*.1` … `*.9`, …).
     Man,
+}
+
+impl DocKind {
+    /// The kind of document a file named `name` is, by the globs of
+    /// ripgrep's file types `html` (`*.htm`, `*.html`, `*.ejs`),
+    /// `markdown` (`*.md`, `*.markdown`, `*.mdown`, `*.mdwn`, `*.mkd`,
+    /// `*.mkdn`, `*.mdx`) and `man` (`*.[0-9lnpx]`,
+    /// `*.[0-9][cEFMmpSx]`), compared as they are, case and all; `None`
+    /// for any other name.
+    ///
+    /// A name is not enough to call a file a man page (`*.1` also names
+    /// rotated logs): check its start with [`looks_like_roff`] too.
+    ///
+    /// ```
+    /// use std::ffi::OsStr;
+    /// use uriscan::doc::DocKind;
+    ///
+    /// assert_eq!(DocKind::from_file_name(OsStr::new("README.md")), Some(DocKind::Markdown));
+    /// assert_eq!(DocKind::from_file_name(OsStr::new("uri.7")), Some(DocKind::Man));
+    /// assert_eq!(DocKind::from_file_name(OsStr::new("notes.txt")), None);
+    /// ```
+    pub fn from_file_name(name: &OsStr) -> Option<DocKind> {
+        let name = name.as_encoded_bytes();
+        let dot = name.iter().rposition(|&b| b == b'.')?;
+        match &name[dot + 1..] {
+            b"htm" | b"html" | b"ejs" => Some(DocKind::Html),
+            b"markdown" | b"md" | b"mdown" | b"mdwn" | b"mkd" | b"mkdn" | b"mdx" => {
+                Some(DocKind::Markdown)
+            }
+            [section] if section.is_ascii_digit() || b"lnpx".contains(section) => {
+                Some(DocKind::Man)
+            }
+            [section, suffix] if section.is_ascii_digit() && b"cEFMmpSx".contains(suffix) => {
+                Some(DocKind::Man)
+            }
+            _ => None,
+        }
+    }
+}
+
+/// The most a document may hold to be read as one (64 MiB): the command
+/// line reads a larger one as plain text, with a warning, so that memory
+/// stays bounded.
+pub const MAX_DOCUMENT_LEN: usize = 64 << 20;
+
+/// Which links of a document are reported, and how: the command line's
+/// `--relative`, `--fragments` and `--skip-code`. The default reports the
+/// absolute URIs, in code or not, and the relative references a base
+/// resolved, as their targets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct LinkFilter {
+    /// Report a relative reference as written (rather than only its
+    /// target, when a base resolved it).
+    pub relative: bool,
+    /// Report fragment-only references (`#section`).
+    pub fragments: bool,
+    /// Leave out the links in code ([`Link::is_in_code`]).
+    pub skip_code: bool,
+}
+
+impl LinkFilter {
+    /// The URI reported for `link`, or `None` if it is left out.
+    pub fn shown<'l>(&self, link: &'l Link) -> Option<&'l str> {
+        if (self.skip_code && link.is_in_code()) || (link.is_fragment() && !self.fragments) {
+            return None;
+        }
+        if !link.is_relative() || self.relative {
+            return Some(link.written());
+        }
+        link.resolved()
+    }
 }
 
 /// One link of a document: named by its markup, or found in its text.
@@ -433,6 +505,73 @@ mod tests {
                 ("https://y.example/".to_string(), 1, 43)
             ]
         );
+    }
+
+    #[test]
+    fn the_filter_reports_what_its_options_ask_for() {
+        let md = "[a](../a.md) [f](#top) `https://code.example/` https://t.example/";
+        let base = UriRef::parse("https://d.example/x/y.md").unwrap();
+        let found = find_links(
+            &Scanner::new(),
+            DocKind::Markdown,
+            md.as_bytes(),
+            Some(&base),
+        );
+        let shown = |filter: LinkFilter| -> Vec<&str> {
+            found
+                .links()
+                .iter()
+                .filter_map(|l| filter.shown(l))
+                .collect()
+        };
+        assert_eq!(
+            shown(LinkFilter::default()),
+            [
+                "https://d.example/a.md",
+                "https://code.example/",
+                "https://t.example/"
+            ]
+        );
+        let all = LinkFilter {
+            relative: true,
+            fragments: true,
+            skip_code: false,
+        };
+        assert_eq!(
+            shown(all),
+            [
+                "../a.md",
+                "#top",
+                "https://code.example/",
+                "https://t.example/"
+            ]
+        );
+        let no_code = LinkFilter {
+            skip_code: true,
+            ..LinkFilter::default()
+        };
+        assert_eq!(
+            shown(no_code),
+            ["https://d.example/a.md", "https://t.example/"]
+        );
+        let unresolved = find_links(&Scanner::new(), DocKind::Markdown, md.as_bytes(), None);
+        assert!(LinkFilter::default()
+            .shown(&unresolved.links()[0])
+            .is_none());
+    }
+
+    #[test]
+    fn kinds_are_named_as_ripgrep_names_them() {
+        let kind = |name: &str| DocKind::from_file_name(OsStr::new(name));
+        assert_eq!(kind("a.html"), Some(DocKind::Html));
+        assert_eq!(kind("a.mkdn"), Some(DocKind::Markdown));
+        assert_eq!(kind(".md"), Some(DocKind::Markdown));
+        assert_eq!(kind("bash.1"), Some(DocKind::Man));
+        assert_eq!(kind("x.3pm"), None);
+        assert_eq!(kind("x.3p"), Some(DocKind::Man));
+        assert_eq!(kind("a.MD"), None);
+        assert_eq!(kind("a.md.gz"), None);
+        assert_eq!(kind("md"), None);
     }
 
     #[test]

@@ -87,8 +87,11 @@ use std::collections::VecDeque;
 use std::io;
 
 pub use self::chunks::{Chunk, Chunks, Rest, DEFAULT_CHUNK_SIZE};
-pub(crate) use self::core::{Core, Window, LOOKBACK};
+#[cfg(feature = "mail")]
+pub(crate) use self::core::LOOKBACK;
+pub(crate) use self::core::{Core, Window};
 use self::core::{Report, Step, ToSink};
+#[cfg(feature = "mail")]
 pub(crate) use self::cut::is_safe_cut;
 
 use crate::span::Span;
@@ -218,6 +221,7 @@ impl<'h> Found<'h> {
 impl Found<'_> {
     /// This find placed elsewhere: its text borrowed, at `span`, `line` and
     /// `column`, in a message.
+    #[cfg(feature = "mail")]
     pub(crate) fn placed<'a>(
         &'a self,
         span: Span,

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use ignore::types::TypesBuilder;
+use uriscan::doc::LinkFilter;
 use uriscan::{HyphenMode, Scanner};
 
 /// After the options in `--help`, and the EXAMPLES, NOTES and EXIT STATUS
@@ -438,13 +439,13 @@ pub struct Config {
 /// How documents are read and which of their links are printed.
 #[derive(Debug)]
 pub struct Docs {
-    /// The file types documents are recognised by (none: `--doc-mode off`).
-    pub kinds: Option<ignore::types::Types>,
+    /// Whether HTML, Markdown and man pages are read as documents
+    /// (`--doc-mode auto`).
+    pub enabled: bool,
     /// `--base`, with a `/` at the end of its path.
     pub base: Option<String>,
-    pub relative: bool,
-    pub fragments: bool,
-    pub skip_code: bool,
+    /// `--relative`, `--fragments`, `--skip-code`.
+    pub filter: LinkFilter,
 }
 
 /// When inputs are read as mail.
@@ -471,9 +472,6 @@ pub struct Walk {
     /// is scanned because no path was given.
     pub strip_dot_prefix: bool,
 }
-
-/// The types of --type-list whose files are read as documents.
-pub const DOC_TYPES: [&str; 3] = ["html", "markdown", "man"];
 
 /// `--base`, checked: an absolute URI, with a `/` at the end of its path
 /// (it names the inputs' root directory).
@@ -538,17 +536,6 @@ impl Args {
                 types.negate(t);
             }
             Some(types.build()?)
-        };
-        let kinds = match self.doc_mode {
-            DocModeArg::Off => None,
-            DocModeArg::Auto => {
-                let mut types = TypesBuilder::new();
-                types.add_defaults();
-                for t in DOC_TYPES {
-                    types.select(t);
-                }
-                Some(types.build()?)
-            }
         };
         let implicit = self.paths.is_empty();
         let paths = if implicit {
@@ -626,11 +613,13 @@ impl Args {
             threads,
             invalid: self.invalid,
             docs: Docs {
-                kinds,
+                enabled: self.doc_mode == DocModeArg::Auto,
                 base,
-                relative: self.relative,
-                fragments: self.fragments,
-                skip_code: self.skip_code,
+                filter: LinkFilter {
+                    relative: self.relative,
+                    fragments: self.fragments,
+                    skip_code: self.skip_code,
+                },
             },
         })
     }

@@ -5,15 +5,18 @@ use std::io::{self, Write};
 use std::path::{Component, Path, PathBuf};
 
 use ignore::types::TypesBuilder;
-use uriscan::doc::{DocKind, Link};
+use uriscan::doc::DocKind;
 use uriscan::UriRef;
 
 use crate::args::{Config, Docs};
 
 /// The kind of document the file at `path` is, by its name (less a
-/// compression suffix with `-z`), or `None` for text.
+/// compression suffix with `-z`), or `None` for text and with
+/// `--doc-mode off`.
 pub fn kind_of(path: &Path, cfg: &Config) -> Option<DocKind> {
-    let types = cfg.docs.kinds.as_ref()?;
+    if !cfg.docs.enabled {
+        return None;
+    }
     let mut name = PathBuf::from(path.file_name()?);
     if cfg.search_zip
         && matches!(
@@ -23,14 +26,7 @@ pub fn kind_of(path: &Path, cfg: &Config) -> Option<DocKind> {
     {
         name.set_extension("");
     }
-    let matched = types.matched(&name, false);
-    let def = matched.inner()?.file_type_def()?;
-    match def.name() {
-        "html" => Some(DocKind::Html),
-        "markdown" => Some(DocKind::Markdown),
-        "man" => Some(DocKind::Man),
-        _ => None,
-    }
+    DocKind::from_file_name(name.as_os_str())
 }
 
 /// The URI of the document at `path` under `--base`: `BASE/REL`, where
@@ -76,21 +72,6 @@ pub fn document_uri(docs: &Docs, roots: &[PathBuf], path: &Path) -> Option<Strin
     base.resolve(&UriRef::parse(&reference).ok()?).ok()
 }
 
-/// What is printed for `link`: its URI, and whether it is printed at all
-/// (`--relative`, `--fragments`, `--skip-code`).
-pub fn printed(link: &Link, docs: &Docs) -> Option<String> {
-    if (docs.skip_code && link.is_in_code()) || (link.is_fragment() && !docs.fragments) {
-        return None;
-    }
-    if !link.is_relative() {
-        return Some(link.written().to_string());
-    }
-    if docs.relative {
-        return Some(link.written().to_string());
-    }
-    link.resolved().map(str::to_string)
-}
-
 /// `--type-list`: each type and its globs.
 pub fn type_list(out: &mut impl Write) -> io::Result<()> {
     let mut types = TypesBuilder::new();
@@ -104,15 +85,81 @@ pub fn type_list(out: &mut impl Write) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use uriscan::doc::LinkFilter;
 
     fn docs(base: &str) -> Docs {
         Docs {
-            kinds: None,
+            enabled: true,
             base: Some(base.to_string()),
-            relative: false,
-            fragments: false,
-            skip_code: false,
+            filter: LinkFilter::default(),
         }
+    }
+
+    /// The library's names for document kinds are ripgrep's types `html`,
+    /// `markdown` and `man`, which `--type-list` shows and `-t` selects.
+    #[test]
+    fn document_kinds_are_the_walks_file_types() {
+        let mut types = TypesBuilder::new();
+        types.add_defaults();
+        let mut names = vec!["README", ".md", "a.MD", "a.md.gz", "x.3pm", "a.10", "a.1y"];
+        let globs: Vec<String> = types
+            .definitions()
+            .into_iter()
+            .filter(|d| ["html", "markdown", "man"].contains(&d.name()))
+            .flat_map(|d| d.globs().to_vec())
+            .collect();
+        let mut expanded = Vec::new();
+        for glob in &globs {
+            // Each `[...]` class is tried with each of its members.
+            let mut forms = vec![glob.replacen('*', "page", 1)];
+            while let Some(open) = forms[0].find('[') {
+                let close = open + forms[0][open..].find(']').unwrap();
+                forms = forms
+                    .iter()
+                    .flat_map(|f| {
+                        class_members(&f[open + 1..close])
+                            .into_iter()
+                            .map(|c| format!("{}{c}{}", &f[..open], &f[close + 1..]))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect();
+            }
+            expanded.extend(forms);
+        }
+        assert!(expanded.len() > 100, "{expanded:?}");
+        names.extend(expanded.iter().map(String::as_str));
+        for t in ["html", "markdown", "man"] {
+            types.select(t);
+        }
+        let types = types.build().unwrap();
+        for name in names {
+            let matched = types.matched(name, false);
+            let by_type = matched.inner().and_then(|g| g.file_type_def());
+            let kind = DocKind::from_file_name(std::ffi::OsStr::new(name));
+            assert_eq!(
+                by_type.map(|d| d.name().to_string()),
+                kind.map(|k| format!("{k:?}").to_lowercase()),
+                "{name}"
+            );
+        }
+    }
+
+    /// The characters of a glob's class: `0-9lnpx` is the digits, `l`,
+    /// `n`, `p` and `x`.
+    fn class_members(class: &str) -> Vec<char> {
+        let chars: Vec<char> = class.chars().collect();
+        let mut members = Vec::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if chars.get(i + 1) == Some(&'-') && i + 2 < chars.len() {
+                members.extend(chars[i]..=chars[i + 2]);
+                i += 3;
+            } else {
+                members.push(chars[i]);
+                i += 1;
+            }
+        }
+        members
     }
 
     #[test]

@@ -156,10 +156,6 @@ struct Document {
     uri: Option<String>,
 }
 
-/// The most a document may hold to be read as one; a larger one is read
-/// as plain text (with a warning), so that memory stays bounded.
-const MAX_DOCUMENT: u64 = 64 << 20;
-
 /// Scans `rdr`, as the document `doc` when it is one; its text is cut into
 /// chunks for [`Split::Parallel`] only when it comes from a regular file
 /// (`regular`).
@@ -206,8 +202,11 @@ fn scan_reader<R: Read>(
     let doc = doc.filter(|d| d.kind != DocKind::Man || uriscan::doc::looks_like_roff(&probe));
     if let Some(doc) = doc {
         let mut bytes = probe;
-        (&mut rest).take(MAX_DOCUMENT).read_to_end(&mut bytes)?;
-        let result = if bytes.len() as u64 > MAX_DOCUMENT {
+        // A document larger than this is read as plain text, so that
+        // memory stays bounded.
+        let max = uriscan::doc::MAX_DOCUMENT_LEN;
+        (&mut rest).take(max as u64).read_to_end(&mut bytes)?;
+        let result = if bytes.len() > max {
             records.out.flush();
             (records.out.send)(Event::Warning(
                 "larger than 64 MiB: read as plain text, not as a document".to_string(),
@@ -273,7 +272,7 @@ fn scan_document(bytes: &[u8], doc: &Document, records: &mut Records<'_, '_>) {
     let found = uriscan::doc::find_links(&cfg.scanner, doc.kind, bytes, base.as_ref());
     records.too_long += found.too_long().len() as u64;
     for link in found.links() {
-        let Some(uri) = documents::printed(link, &cfg.docs) else {
+        let Some(uri) = cfg.docs.filter.shown(link).map(str::to_string) else {
             continue;
         };
         if !keep_scheme(cfg, &uri) {
