@@ -285,7 +285,7 @@ fn rule6_invalid_candidates_are_not_reported() {
 #[test]
 fn a_glued_run_that_fails_is_one_candidate() {
     t!(
-        "x http://a/http://b/http://c/[ y |http://d/|",
+        "x http://a/http://b/http://c/[x y |http://d/|",
         ["http://d/"]
     );
     let scanner = Scanner::builder().report_invalid(true).build();
@@ -324,6 +324,51 @@ fn a_quote_prefix_matches_by_depth_not_by_bytes() {
     // Another depth is another message: the URI did not go on there, and
     // the first line reads as a bare URI.
     t!("> <|http://a.org/b/|\n>> c/d>\n", ["http://a.org/b/"]);
+}
+
+/// A closing bracket the URI did not open ends it, and nothing after it
+/// belongs to it (issue 12): two URIs glued by `)(`, a Markdown badge, a
+/// link after `]`. Balanced pairs stay, brackets and `'` alike.
+#[test]
+fn a_closing_bracket_it_did_not_open_ends_a_bare_uri() {
+    t!(
+        "(|http://one.org/|)(|http://two.org/|)",
+        ["http://one.org/", "http://two.org/"]
+    );
+    t!("|http://example.org/|]()", ["http://example.org/"]);
+    t!(
+        "[![b](|https://a.org/b.svg|)](|https://c.org/|)",
+        ["https://a.org/b.svg", "https://c.org/"]
+    );
+    t!(
+        "(see |https://en.wikipedia.org/wiki/Rust_(lang)|), ok",
+        ["https://en.wikipedia.org/wiki/Rust_(lang)"]
+    );
+    t!("|http://[::1]:8080/a|]", ["http://[::1]:8080/a"]);
+    // Inside double quotes the quote ends the URI, brackets or not.
+    t!("\"|http://x.org/a)|\"", ["http://x.org/a)"]);
+}
+
+#[test]
+fn quotes_openers_and_emphasis_at_the_end_of_a_bare_uri() {
+    t!(
+        "|http://foo.com/blah_blah_'singlequoted'| and",
+        ["http://foo.com/blah_blah_'singlequoted'"]
+    );
+    t!("'|http://x.org/a|'.", ["http://x.org/a"]);
+    t!(
+        "see |http://x.org/a|( or |http://y.org/|[",
+        ["http://x.org/a", "http://y.org/"]
+    );
+    t!(
+        "_|https://x.org/a|_ and *|https://x.org/b|*",
+        ["https://x.org/a", "https://x.org/b"]
+    );
+    t!(
+        "__|https://x.org/c|__ **|https://x.org/d|**",
+        ["https://x.org/c", "https://x.org/d"]
+    );
+    t!("|https://x.org/snake_|", ["https://x.org/snake_"]);
 }
 
 /// Trimming counted the candidate again for every trailing byte: 60,000

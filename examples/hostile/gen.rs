@@ -172,8 +172,26 @@ pub fn shapes(len: u64) -> Vec<Case> {
         ),
         shape(
             "glued-bracket",
-            "`http://a/` x 7,000 then `[ `",
-            glued("http://a/", 7_000, "[ "),
+            "`http://a/` x 7,000 then `[x ` (a trailing `[` is trimmed)",
+            glued("http://a/", 7_000, "[x "),
+            Expect::Nothing,
+        ),
+        shape(
+            "glued-open-square",
+            "`http://a/[` x 7,000 then `] `",
+            glued("http://a/[", 7_000, "] "),
+            Expect::Nothing,
+        ),
+        shape(
+            "close-open",
+            "`http://a/)(` glued, each cut at its `)`",
+            "http://a/)(".to_string(),
+            per_unit(1),
+        ),
+        shape(
+            "glued-quotes",
+            "`http://a/'` x 7,000 then `[x `",
+            glued("http://a/'", 7_000, "[x "),
             Expect::Nothing,
         ),
         shape(

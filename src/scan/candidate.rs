@@ -18,7 +18,7 @@ use std::ops::Range;
 
 use super::core::{Core, Emit, NeedMore, Report, Window, LOOKBACK};
 use super::schemes::Scheme;
-use super::trim::trimmed_len;
+use super::trim::{self, trimmed_len};
 use super::unwrap::{self, Angle, Unwrapped};
 use super::{Delimiter, Found, HyphenMode};
 use crate::span::Span;
@@ -265,41 +265,61 @@ impl Core<'_> {
         let start = c.start();
         let abs = c.abs(start);
         let max = self.scanner.config.max_candidate_len;
-        let run_end = if self.run.contains(abs) {
-            self.run.end() - c.win.offset
-        } else {
+        if !self.run.contains(abs) {
             let limit = hay.len().min(start + max);
-            let len = hay[start..limit]
-                .iter()
-                .take_while(|&&b| URI.contains(b))
-                .count();
-            crate::work::examined(len + 1);
-            if start + len == hay.len() && !c.win.eof {
+            let measured = trim::measure(&hay[start..limit]);
+            if start + measured.len == hay.len() && !c.win.eof {
                 return Err(NeedMore);
             }
-            if len >= max {
+            if measured.len >= max {
                 let (line, _) = self.position(c.win, abs);
                 emit.too_long(abs, line);
                 self.in_long_run = true;
-                return Ok(start + len);
+                return Ok(start + measured.len);
             }
-            self.run.start(abs..abs + len, &hay[start..start + len]);
-            start + len
-        };
-        let quoted = delimiter == Delimiter::Quote && hay.get(run_end) == Some(&b'"');
-        let (end, delimiter) = if quoted {
-            (run_end, Delimiter::Quote)
-        } else if self.run.may_trim() {
-            let brackets = self.run.brackets(hay, c.win.offset, abs);
-            let len = trimmed_len(&hay[start..run_end], brackets);
-            (start + len, Delimiter::None)
+            self.run.start(abs, measured);
+        }
+        let offset = c.win.offset;
+        let cut = self.run.bare_end(hay, offset, abs) - offset;
+        let quoted_end = if delimiter == Delimiter::Quote {
+            self.quoted_end(c, cut)?
         } else {
-            (run_end, Delimiter::None)
+            None
+        };
+        let (end, delimiter) = match quoted_end {
+            Some(end) => (end, Delimiter::Quote),
+            None => {
+                let emphasis = start.checked_sub(1).map(|i| hay[i]).filter(|&b| b == b'_');
+                let run = &mut self.run;
+                let quote_before = |i: usize| run.has(hay, offset, b'\'', abs, abs + i);
+                let len = trimmed_len(&hay[start..cut], emphasis, quote_before);
+                (start + len, Delimiter::None)
+            }
         };
         if c.is_empty_after_scheme(end) {
             return Ok(c.scheme.colon + 1);
         }
         Ok(self.validate_bare(c, start..end, Flags::bare(delimiter), emit))
+    }
+
+    /// The end of a candidate that follows a `"`, when a `"` closes it:
+    /// its URI bytes, brackets and all, read on from `cut` (where the bare
+    /// rules end it) up to the quote. `None` when no quote follows them.
+    fn quoted_end(&self, c: &Candidate<'_, '_>, cut: usize) -> Result<Option<usize>, NeedMore> {
+        let hay = c.win.hay;
+        let limit = hay
+            .len()
+            .min(c.start() + self.scanner.config.max_candidate_len);
+        let more = hay[cut..limit]
+            .iter()
+            .take_while(|&&b| URI.contains(b))
+            .count();
+        crate::work::examined(more + 1);
+        let end = cut + more;
+        if end == hay.len() && !c.win.eof {
+            return Err(NeedMore);
+        }
+        Ok((hay.get(end) == Some(&b'"')).then_some(end))
     }
 
     /// Stage 4: the scheme's shape, what the run's failed candidates

@@ -1,13 +1,17 @@
 //! What the scanner knows about the run of URI bytes it is reading.
 //!
-//! Every bare candidate that starts inside a run of URI bytes ends at the
-//! run's end (before trimming), so whatever one candidate taught about the
-//! run serves the next candidates in it, and no byte of a run is read again
-//! for each of them:
+//! A run is measured from the first candidate that starts it, up to a byte
+//! that is not a URI byte or a closing bracket it did not open (see
+//! [`super::trim`]). Every bare candidate that starts inside a run ends
+//! inside it, so whatever one candidate taught about the run serves the
+//! next candidates in it, and no byte of a run is read again for each of
+//! them:
 //!
 //! - the run's end, found once;
-//! - the count of its brackets, for trimming (see [`Run::brackets`]);
-//! - where the next `@`, `.` and `,` are, for the scheme shapes;
+//! - where each later candidate is cut by a closing bracket it did not
+//!   open, found for all of them in one pass (see [`Run::bare_end`]);
+//! - where the next `@`, `.`, `,` and `'` are, for the scheme shapes and
+//!   trimming;
 //! - what failed candidates proved about the later ones (see
 //!   [`Run::learn`] and [`Run::dooms`]).
 //!
@@ -20,7 +24,7 @@
 
 use std::ops::Range;
 
-use super::trim::Brackets;
+use super::trim::{CloseTable, Measured};
 use crate::uri::{ParseError, ParseErrorKind};
 
 /// The run of URI bytes being read, and what is known about it.
@@ -28,20 +32,19 @@ use crate::uri::{ParseError, ParseErrorKind};
 pub struct Run {
     /// The run, or an empty range when none is known.
     span: Range<usize>,
-    /// The brackets of the whole run, counted when the run ends with a
-    /// byte that trimming may remove (else no candidate needs them).
-    total: Option<Brackets>,
-    /// The brackets of `span.start..prefix_end`, the part of the run before
-    /// the latest candidate.
-    prefix: Brackets,
-    prefix_end: usize,
+    /// The run holds a closing bracket, so a later candidate may be cut
+    /// before the run's end.
+    has_close: bool,
+    /// Where each later candidate is cut, once one asked.
+    closes: CloseTable,
+    closes_built: bool,
     /// A `[` or `]` that a candidate failed on outside its authority.
     bracket: Option<BracketFailure>,
     /// Two `#` of one candidate (the second one failed it): every candidate
     /// that holds both fails.
     hashes: Option<(usize, usize)>,
     /// Where the next `@`, `.` and `,` are.
-    next: [NextByte; 3],
+    next: [NextByte; 4],
     /// True once a candidate of the run was reported invalid (on request):
     /// the candidates inside it are not reported again.
     pub reported_invalid: bool,
@@ -57,7 +60,7 @@ struct BracketFailure {
 }
 
 /// The bytes whose next position is remembered, for the scheme shapes.
-const NEXT_BYTES: [u8; 3] = [b'@', b'.', b','];
+const NEXT_BYTES: [u8; 4] = [b'@', b'.', b',', b'\''];
 
 /// The first position of one byte at or after `from`, in the run.
 ///
@@ -78,44 +81,32 @@ impl Run {
         self.span.contains(&at)
     }
 
-    /// The end of the known run.
-    #[inline]
-    pub fn end(&self) -> usize {
-        self.span.end
-    }
-
-    /// Starts a new run, `span` of `bytes` (the run's own bytes).
-    pub fn start(&mut self, span: Range<usize>, bytes: &[u8]) {
-        debug_assert_eq!(span.len(), bytes.len());
+    /// Starts a new run at `start` (absolute), as `measured`.
+    pub fn start(&mut self, start: usize, measured: Measured) {
+        // The table's memory is kept for the next runs.
+        let closes = std::mem::take(&mut self.closes);
         *self = Run {
-            total: super::trim::may_trim(bytes).then(|| Brackets::of(bytes)),
-            prefix_end: span.start,
-            span,
+            span: start..start + measured.len,
+            has_close: measured.has_close,
+            closes,
             ..Run::default()
         };
     }
 
-    /// The brackets of `start..end` of the run, `end` its end; `hay`
-    /// starts at absolute offset `offset`. Counts only the bytes between
-    /// the previous candidate's start and this one's.
-    pub fn brackets(&mut self, hay: &[u8], offset: usize, start: usize) -> Brackets {
-        let total = self
-            .total
-            .expect("brackets are counted for a run that trimming may shorten");
-        debug_assert!(self.prefix_end <= start && start <= self.span.end);
-        let skipped = &hay[self.prefix_end - offset..start - offset];
-        crate::work::examined(skipped.len());
-        for &b in skipped {
-            self.prefix.add(b);
+    /// Where the bare candidate starting at `start` (absolute, in the run)
+    /// ends, before trimming: the run's end, or a closing bracket it did
+    /// not open. `hay` starts at absolute offset `offset`.
+    pub fn bare_end(&mut self, hay: &[u8], offset: usize, start: usize) -> usize {
+        debug_assert!(self.contains(start));
+        if start == self.span.start || !self.has_close {
+            return self.span.end;
         }
-        self.prefix_end = start;
-        total.minus(self.prefix)
-    }
-
-    /// Returns true if and only if trimming may shorten the run's candidates.
-    #[inline]
-    pub fn may_trim(&self) -> bool {
-        self.total.is_some()
+        if !self.closes_built {
+            self.closes
+                .build(&hay[self.span.start - offset..self.span.end - offset]);
+            self.closes_built = true;
+        }
+        self.span.start + self.closes.end(start - self.span.start)
     }
 
     /// Returns true if and only if the run holds `byte` in `from..to`

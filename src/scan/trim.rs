@@ -1,130 +1,179 @@
-//! Where a bare URI ends: the punctuation of the sentence around it is not
-//! part of it (RFC 3986 Appendix C; the policy of linkify's `find_url_end`).
+//! Where a bare URI ends: at a closing bracket it did not open, and less
+//! the punctuation of the sentence around it (RFC 3986 Appendix C; the
+//! policy of linkify's `find_url_end`, with its bracket rule made a cut).
+//!
+//! Two steps, both on the run of URI bytes a candidate starts:
+//!
+//! 1. **cut** ([`measure`], [`CloseTable`]): a `)` or `]` with
+//!    no opening partner after the candidate's start ends it, and nothing
+//!    after it belongs to it: `(http://one.org/)(http://two.org/)` holds
+//!    two URIs, a Markdown badge `[![a](IMG)](LINK)` gives `IMG`, and
+//!    `…/Rust_(programming_language)` keeps its balanced pair;
+//! 2. **trim** ([`trimmed_len`]): the sentence's punctuation at the end
+//!    goes.
 
-/// How many of each kind of bracket a text holds: `(`, `[`, `{` and their
-/// closing partners, as closing minus opening (so a positive value means a
-/// closing bracket has no partner).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Brackets {
-    unmatched: [isize; 3],
+use crate::uri::table::{URI, URI_BUT_CLOSERS};
+
+/// The closing brackets that end a candidate they did not open in.
+const CLOSERS: [u8; 2] = [b')', b']'];
+
+/// The opening partner of each of [`CLOSERS`].
+const OPENERS: [u8; 2] = [b'(', b'['];
+
+/// The run of URI bytes a bare candidate is read from, measured from
+/// its start ([`measure`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Measured {
+    /// Its length: up to the first byte that is not a URI byte, or the
+    /// first `)` or `]` with no opening partner before it in the run.
+    pub len: usize,
+    /// True if and only if it holds a `)` or `]` (with its partner): a
+    /// candidate starting later in it may be cut there ([`CloseTable`]).
+    pub has_close: bool,
 }
 
-impl Brackets {
-    /// Counts the brackets of `text`.
-    pub fn of(text: &[u8]) -> Brackets {
-        crate::work::examined(text.len());
-        Brackets::tally(text)
-    }
-
-    /// [`Brackets::of`], not counted as work (for checks of invariants).
-    fn tally(text: &[u8]) -> Brackets {
-        let mut b = Brackets::default();
-        for &byte in text {
-            b.add(byte);
-        }
-        b
-    }
-
-    /// Adds one byte to the count.
-    #[inline]
-    pub fn add(&mut self, byte: u8) {
-        match byte {
-            b'(' => self.unmatched[0] -= 1,
-            b'[' => self.unmatched[1] -= 1,
-            b'{' => self.unmatched[2] -= 1,
-            b')' => self.unmatched[0] += 1,
-            b']' => self.unmatched[1] += 1,
-            b'}' => self.unmatched[2] += 1,
-            _ => {}
-        }
-    }
-
-    /// Takes one byte out of the count.
-    #[inline]
-    pub fn remove(&mut self, byte: u8) {
-        match byte {
-            b'(' => self.unmatched[0] += 1,
-            b'[' => self.unmatched[1] += 1,
-            b'{' => self.unmatched[2] += 1,
-            b')' => self.unmatched[0] -= 1,
-            b']' => self.unmatched[1] -= 1,
-            b'}' => self.unmatched[2] -= 1,
-            _ => {}
-        }
-    }
-
-    /// The count of `self` without the bytes counted in `prefix`.
-    pub fn minus(self, prefix: Brackets) -> Brackets {
-        let mut b = self;
-        for (slot, p) in b.unmatched.iter_mut().zip(prefix.unmatched) {
-            *slot -= p;
-        }
-        b
-    }
-
-    /// Returns true if and only if the closing bracket `close` has no
-    /// opening partner in the counted text (which ends with it).
-    fn is_unmatched(&self, close: u8) -> bool {
-        let slot = match close {
-            b')' => 0,
-            b']' => 1,
-            _ => 2,
+/// Measures the run of URI bytes at the start of `bytes`, cut at its
+/// first unopened closing bracket.
+pub fn measure(bytes: &[u8]) -> Measured {
+    // Most runs hold no closing bracket: they are read once, by the
+    // simplest loop, and again only up to where one stands.
+    let upto = bytes
+        .iter()
+        .take_while(|&&b| URI_BUT_CLOSERS.contains(b))
+        .count();
+    crate::work::examined(upto + 1);
+    if !matches!(bytes.get(upto), Some(b')' | b']')) {
+        return Measured {
+            len: upto,
+            has_close: false,
         };
-        self.unmatched[slot] > 0
+    }
+    // Open `(` and `[` so far: the slots of `OPENERS` and `CLOSERS`.
+    let mut open = [0usize; 2];
+    let mut has_close = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        if !URI.contains(b) {
+            crate::work::examined(i + 1);
+            return Measured { len: i, has_close };
+        }
+        match b {
+            b'(' => open[0] += 1,
+            b'[' => open[1] += 1,
+            b')' | b']' => {
+                let slot = usize::from(b == b']');
+                if open[slot] == 0 {
+                    crate::work::examined(i + 1);
+                    return Measured { len: i, has_close };
+                }
+                open[slot] -= 1;
+                has_close = true;
+            }
+            _ => {}
+        }
+    }
+    crate::work::examined(bytes.len());
+    Measured {
+        len: bytes.len(),
+        has_close,
     }
 }
 
-/// Returns the length of `candidate` once the sentence's punctuation is
-/// trimmed from its end, given `brackets`, the count of its brackets (the
-/// caller may know it without counting them again).
-///
-/// Trailing `. , ; : ! ? ' *` are removed (so is `...`), and so is a
-/// closing `)`, `]` or `}` that has no opening partner inside the
-/// candidate; balanced brackets stay (`…/Rust_(programming_language)`).
-/// Repeats until nothing changes, so `(http://x.org/a).` loses `).`.
-///
-/// One pass from the end: each byte removed updates the counts, so a run of
-/// `)))…` costs its length, not its length squared.
+/// [`measure`] of every suffix of a run at once, for the
+/// candidates that start inside a run after its first (once one has
+/// failed): built in one pass from the end, so a run costs its length
+/// however many candidates it holds.
 ///
 /// # Invariants
 ///
-/// The result is at most `candidate.len()`, and only bytes from the end are
-/// removed.
-pub fn trimmed_len(candidate: &[u8], mut brackets: Brackets) -> usize {
-    debug_assert_eq!(brackets, Brackets::tally(candidate));
+/// After [`CloseTable::build`] of `run` (URI bytes, as [`measure`]d),
+/// `ends[i]` is `i + measure(&run[i..]).len`.
+#[derive(Debug, Default)]
+pub struct CloseTable {
+    ends: Vec<u32>,
+    /// The unmatched closers of the suffix being read, nearest last, one
+    /// stack per kind (kept to reuse their memory).
+    stacks: [Vec<u32>; 2],
+}
+
+impl CloseTable {
+    /// Fills the table for `run`, bytes that are all URI bytes (at most
+    /// `u32::MAX` of them: a candidate is limited far below that).
+    pub fn build(&mut self, run: &[u8]) {
+        let len = u32::try_from(run.len()).expect("a run is shorter than 4 GiB");
+        self.ends.clear();
+        self.ends.resize(run.len(), len);
+        for stack in &mut self.stacks {
+            stack.clear();
+        }
+        for i in (0..run.len()).rev() {
+            let b = run[i];
+            if let Some(k) = CLOSERS.iter().position(|&c| c == b) {
+                self.stacks[k].push(i as u32);
+            } else if let Some(k) = OPENERS.iter().position(|&o| o == b) {
+                // The nearest unmatched closer is this opener's partner.
+                self.stacks[k].pop();
+            }
+            let nearest = self.stacks.iter().filter_map(|s| s.last().copied()).min();
+            self.ends[i] = nearest.unwrap_or(len);
+        }
+        crate::work::examined(run.len());
+    }
+
+    /// Where a candidate starting at offset `at` of the run ends.
+    pub fn end(&self, at: usize) -> usize {
+        self.ends[at] as usize
+    }
+}
+
+/// Returns the length of `candidate` (cut by the bracket rule already)
+/// once the sentence's punctuation is trimmed from its end.
+///
+/// Trailing `. , ; : ! ? *` go (so does `...`), and so do an opening `(`
+/// or `[` with nothing after it; a `'` goes unless the candidate holds
+/// another before it, not right before it (`…/blah_'quoted'` keeps its
+/// pair, `…/x''` loses both), as `quote_before(i)` says for the bytes
+/// `..i`; a `_` goes when the
+/// candidate was opened by `_` (`emphasis`), Markdown's `_…_`. Repeats
+/// until nothing changes, so `http://x.org/a'.` loses `'.`.
+///
+/// # Invariants
+///
+/// The result is at most `candidate.len()`, and only bytes from the end
+/// are removed; each is looked at once.
+pub fn trimmed_len(
+    candidate: &[u8],
+    emphasis: Option<u8>,
+    mut quote_before: impl FnMut(usize) -> bool,
+) -> usize {
     let mut end = candidate.len();
     while end > 0 {
         let last = candidate[end - 1];
         let drop = match last {
-            b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'*' => true,
-            b')' | b']' | b'}' => brackets.is_unmatched(last),
+            b'.' | b',' | b';' | b':' | b'!' | b'?' | b'*' | b'(' | b'[' => true,
+            // Its partner must hold something between them: `''` is not
+            // a pair inside the URI.
+            b'\'' => !quote_before((end - 1).saturating_sub(1)),
+            b'_' => emphasis == Some(b'_'),
             _ => false,
         };
         if !drop {
             break;
         }
-        brackets.remove(last);
         end -= 1;
     }
     crate::work::examined(candidate.len() - end + 1);
     end
 }
 
-/// Returns true if and only if `text` ends with a byte that trimming may
-/// remove (so that its bracket count is needed).
-pub fn may_trim(text: &[u8]) -> bool {
-    matches!(
-        text.last(),
-        Some(b'.' | b',' | b';' | b':' | b'!' | b'?' | b'\'' | b'*' | b')' | b']' | b'}')
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn trim(s: &str) -> &str {
-        &s[..trimmed_len(s.as_bytes(), Brackets::of(s.as_bytes()))]
+    /// The URI a bare candidate gives: cut, then trimmed.
+    fn bare(s: &str, emphasis: Option<u8>) -> &str {
+        let cut = &s.as_bytes()[..measure(s.as_bytes()).len];
+        let quote_before = |i: usize| cut[..i].contains(&b'\'');
+        &s[..trimmed_len(cut, emphasis, quote_before)]
     }
 
     #[test]
@@ -138,8 +187,9 @@ mod tests {
             ("http://x.org/a).", "http://x.org/a"),
             ("http://x.org/a)", "http://x.org/a"),
             ("http://x.org/a]", "http://x.org/a"),
-            ("http://x.org/a}", "http://x.org/a"),
             ("http://x.org/a*", "http://x.org/a"),
+            ("http://x.org/a(", "http://x.org/a"),
+            ("http://x.org/a[.", "http://x.org/a"),
             (
                 "https://en.wikipedia.org/wiki/Rust_(programming_language)",
                 "https://en.wikipedia.org/wiki/Rust_(programming_language)",
@@ -152,29 +202,89 @@ mod tests {
             ("http://x.org/?q=1", "http://x.org/?q=1"),
             ("http://x.org/#", "http://x.org/#"),
             ("http://x.org/(a)(b)).)", "http://x.org/(a)(b)"),
+            ("http://one.org/)(http://two.org/", "http://one.org/"),
+            ("http://x.org/]()", "http://x.org/"),
+            ("http://x.org/b_'quoted'", "http://x.org/b_'quoted'"),
+            ("http://x.org/b_'quoted'.", "http://x.org/b_'quoted'"),
+            ("http://x.org/b'.", "http://x.org/b"),
+            ("https://example.org''", "https://example.org"),
+            ("http://example.org/a'b'", "http://example.org/a'b'"),
+            ("http://x.org/a_", "http://x.org/a_"),
         ];
         for (input, want) in cases {
-            assert_eq!(trim(input), want, "{input}");
+            assert_eq!(bare(input, None), want, "{input}");
         }
+        assert_eq!(bare("http://x.org/a_", Some(b'_')), "http://x.org/a");
+        assert_eq!(bare("http://x.org/a__", Some(b'_')), "http://x.org/a");
     }
 
     /// Found by the timing of `http://a/` followed by 60,000 `)`:
-    /// each byte trimmed recounted the candidate's brackets.
+    /// each byte trimmed recounted the candidate's brackets. The cut now
+    /// stops at the first `)`.
     #[test]
-    fn trailing_bracket_run_is_trimmed_in_one_pass() {
+    fn a_closing_run_costs_nothing_past_its_first_bracket() {
         let text = format!("http://a/{}", ")".repeat(60_000));
-        let brackets = Brackets::of(text.as_bytes());
         crate::work::take();
-        assert_eq!(trimmed_len(text.as_bytes(), brackets), 9);
-        assert!(crate::work::take() <= 60_010);
+        assert_eq!(measure(text.as_bytes()).len, 9);
+        // Read up to the first `)`, then again with the brackets counted.
+        assert!(crate::work::take() <= 2 * 10);
+    }
+
+    /// The table gives, for every start, what the forward rule gives.
+    #[test]
+    fn a_run_ends_at_a_non_uri_byte_or_an_unopened_close() {
+        let m = |s: &str| measure(s.as_bytes());
+        assert_eq!(
+            m("http://a/b c"),
+            Measured {
+                len: 10,
+                has_close: false
+            }
+        );
+        assert_eq!(
+            m("http://a/(b) c"),
+            Measured {
+                len: 12,
+                has_close: true
+            }
+        );
+        assert_eq!(
+            m("http://a/b)(c)"),
+            Measured {
+                len: 10,
+                has_close: false
+            }
+        );
+        assert_eq!(
+            m("a[]"),
+            Measured {
+                len: 3,
+                has_close: true
+            }
+        );
     }
 
     #[test]
-    fn counts_subtract() {
-        let all = Brackets::of(b"(a)[b");
-        let prefix = Brackets::of(b"(a");
-        assert_eq!(all.minus(prefix), Brackets::of(b")[b"));
-        assert!(Brackets::of(b"x)").is_unmatched(b')'));
-        assert!(!Brackets::of(b"(x)").is_unmatched(b')'));
+    fn the_table_agrees_with_the_rule_at_every_start() {
+        let runs = [
+            &b"http://a/(b)c)d]e"[..],
+            b"((]])[(])x)",
+            b"a)(b)(c)](",
+            b"",
+            b"plain",
+            b"[[[[]]]]]]",
+        ];
+        let mut table = CloseTable::default();
+        for run in runs {
+            table.build(run);
+            for i in 0..run.len() {
+                assert_eq!(
+                    table.end(i),
+                    i + measure(&run[i..]).len,
+                    "{:?} at {i}",
+                    String::from_utf8_lossy(run)
+                );
+            }
+        }
     }
 }

@@ -68,6 +68,10 @@ pub const IPVFUTURE_TAIL: Table = USERINFO;
 /// candidate ends.
 pub const URI: Table = Table::new(b"-._~:/?#[]@!$&'()*+,;=%", true, true);
 
+/// [`URI`] less the closing brackets `)` and `]`: the scanner reads a run
+/// of URI bytes up to one of them first (see `scan::trim::measure`).
+pub const URI_BUT_CLOSERS: Table = Table::new(b"-._~:/?#[@!$&'(*+,;=%", true, true);
+
 /// Returns true if and only if `b` is a `HEXDIG` (either case).
 #[inline(always)]
 pub const fn is_hex(b: u8) -> bool {
@@ -102,6 +106,11 @@ mod tests {
             assert_eq!(
                 URI.contains(b),
                 unreserved || sub_delim || b":/?#[]@%".contains(&b),
+                "{b}"
+            );
+            assert_eq!(
+                URI_BUT_CLOSERS.contains(b),
+                URI.contains(b) && b != b')' && b != b']',
                 "{b}"
             );
         }
