@@ -240,6 +240,21 @@ fn a_known_scheme_with_slashes_after_a_field_name_starts_a_uri() {
 
 /// Found in issue 12: schemes whose specification gives them an authority
 /// were reported without one, or with an empty host.
+/// A scheme glued to a digit ends a word (a USB id, a typo); after an
+/// escape's digit it is text read undecoded (quoted-printable, `%20`).
+#[test]
+fn a_scheme_glued_to_a_digit_is_not_one_but_after_an_escape() {
+    t!("1abc://foo 3ttp://a.com ID 04bb:0528 1http://x.org/", []);
+    t!(
+        "Chair:=09|http://a11y.org| =C2=A0|https://x.org/a| %20|http://y.org/|",
+        ["http://a11y.org", "https://x.org/a", "http://y.org/"]
+    );
+    t!(
+        "a.|http://x.org/| v2.|ftp://y.org/|",
+        ["http://x.org/", "ftp://y.org/"]
+    );
+}
+
 #[test]
 fn schemes_with_an_authority_need_their_slashes_and_host() {
     t!("svn:mergeinfo pop:2 http:443- ftp:x imap:y", []);

@@ -220,8 +220,8 @@ pub fn shapes(len: u64) -> Vec<Case> {
         ),
         shape(
             "long-word",
-            "60,000 letters, then `1http://x/`",
-            format!("{}1http://x/ ", "a".repeat(60_000)),
+            "60,000 letters, then `.http://x/`",
+            format!("{}.http://x/ ", "a".repeat(60_000)),
             per_unit(1),
         ),
         shape(

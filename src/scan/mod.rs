@@ -72,7 +72,9 @@
 //!    `urn:` a namespace, a `tel:` digits, `info:` a `namespace/`, `tag:` an
 //!    `authority,date:`; `message:`, `session:`, `service:` and a few others
 //!    count only with `//`). A scheme followed by whitespace (`News: …`) is
-//!    never a URI; neither is `URL:` itself.
+//!    never a URI; neither is `URL:` itself. A scheme glued to a digit is
+//!    the end of a word (`04bb:0528`, `1abc://foo`), unless the digit ends
+//!    an escape (`=A0https://…`: quoted-printable read undecoded).
 //! 6. **Validation.** Every candidate is parsed by [`UriRef`]; an invalid
 //!    one is not reported, nor "repaired" into a shorter one
 //!    ([`ScannerBuilder::report_invalid`] reports it with its error).

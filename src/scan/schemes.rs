@@ -80,7 +80,11 @@ impl Scheme {
                 return Ok(None);
             }
         }
-        if bounded {
+        // A scheme glued to a digit is the end of a word (`04bb:0528`,
+        // `1abc://foo`), unless the digit ends an escape (`=A0https://`).
+        let glued_to_digit =
+            word > run && hay[word - 1].is_ascii_digit() && !after_escape(hay, word);
+        if bounded && !glued_to_digit {
             let name = &hay[word..colon];
             if name.eq_ignore_ascii_case(b"url") {
                 return Ok(None); // the `URL:` prefix of Appendix C
@@ -90,20 +94,20 @@ impl Scheme {
             }
         }
         // Text glued before a known scheme is not part of it:
-        // `post.https://`, `can...http:`, quoted-printable's `=3Dhttp://`.
-        // Only after a `.`, a digit or `=3D`: a word's end is not a scheme
-        // (`broadcast:`), nor is what follows `+` (`git+ssh://`).
+        // `post.https://`, `can...http:`, quoted-printable's `=3Dhttp://`
+        // and `=A0https://`. Only after a `.` or an escape: a word's end is
+        // not a scheme (`broadcast:`), nor is what follows `+`
+        // (`git+ssh://`).
         let glued = (word + 1..colon)
             .filter(|&i| colon - i >= MIN_GLUED_SCHEME && colon - i < MAX_LEN)
             .find(|&i| {
-                let after_glue = matches!(hay[i - 1], b'.' | b'0'..=b'9')
-                    || (i >= 3 && hay[i - 3..i].eq_ignore_ascii_case(b"=3d"));
+                let after_glue = hay[i - 1] == b'.' || after_escape(hay, i);
                 after_glue && hay[i].is_ascii_alphabetic() && is_known(&hay[i..colon])
             });
         if let Some(start) = glued {
             return Ok(at(start));
         }
-        let unknown_ok = bounded && (slashes || any_scheme);
+        let unknown_ok = bounded && !glued_to_digit && (slashes || any_scheme);
         Ok(if unknown_ok { at(word) } else { None })
     }
 
@@ -126,6 +130,16 @@ impl Scheme {
         }
         slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
     }
+}
+
+/// Returns true if and only if the three bytes before `i` are a percent or
+/// quoted-printable escape (`%HH`, `=HH`): what glues a scheme to the text
+/// before it in encoded text read as it is.
+fn after_escape(hay: &[u8], i: usize) -> bool {
+    i >= 3
+        && matches!(hay[i - 3], b'=' | b'%')
+        && hay[i - 2].is_ascii_hexdigit()
+        && hay[i - 1].is_ascii_hexdigit()
 }
 
 /// Whether a scheme's authority may have an empty host.
