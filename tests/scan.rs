@@ -255,6 +255,22 @@ fn a_scheme_glued_to_a_digit_is_not_one_but_after_an_escape() {
     );
 }
 
+/// Placeholders and certificate lines that look like a known scheme
+/// (issue 12, item 6) are not URIs of it; the real ones still are.
+#[test]
+fn placeholders_are_not_uris_of_a_known_scheme() {
+    t!("at FILE:LINE_NUMBER, OID:PID, DNS:*.example.org", []);
+    t!(
+        "|file:///etc/hosts| |file:/tmp/x| |oid:1.3.6.1| |dns:example.org?type=A|",
+        [
+            "file:///etc/hosts",
+            "file:/tmp/x",
+            "oid:1.3.6.1",
+            "dns:example.org?type=A"
+        ]
+    );
+}
+
 #[test]
 fn schemes_with_an_authority_need_their_slashes_and_host() {
     t!("svn:mergeinfo pop:2 http:443- ftp:x imap:y", []);

@@ -633,6 +633,12 @@ const LETTER_RANGES: [(u16, u16); 26] = {
 /// - `geo:` starts with a digit or `-` (RFC 5870).
 /// - `cid:`/`mid:` have an `@` (RFC 2392).
 /// - `jabber:` has an `@` (`jabber:client` is an XML namespace).
+/// - `file:` has a `/` next (RFC 8089: `file:///path`, `file://host/path`,
+///   `file:/path`; uri(7) too): `FILE:LINE_NUMBER` is a placeholder.
+/// - `dns:` has a name (a letter or digit) or `//` next (RFC 4501):
+///   `DNS:*.example.org` is a certificate's wildcard name.
+/// - `oid:` starts with a digit (an OID's arcs): `OID:PID` is a
+///   placeholder.
 /// - `message:`, `session:`, `service:`, `example:`, `content:`,
 ///   `content-type:` (mail headers), `feed:`, `drm:` (kernel logs), `ni:`
 ///   (YANG paths; RFC 6920 `ni:` URIs have `//` anyway), `query:`,
@@ -664,6 +670,11 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
         b"data" => has(b','),
         b"geo" => starts_digit_or(b'-'),
         b"cid" | b"mid" | b"jabber" => has(b'@'),
+        b"file" => rest.first() == Some(&b'/'),
+        b"dns" => rest
+            .first()
+            .is_some_and(|&f| f.is_ascii_alphanumeric() || f == b'/'),
+        b"oid" => rest.first().is_some_and(u8::is_ascii_digit),
         b"message" | b"session" | b"service" | b"example" | b"content" | b"content-type"
         | b"feed" | b"drm" | b"ni" | b"query" | b"tool" | b"at" | b"go" | b"res" | b"things"
         | b"tv" | b"pack" | b"platform" | b"proxy" | b"submit" | b"notes" | b"drop" | b"graph"
