@@ -136,6 +136,31 @@ fn rule2_hyphen() {
     assert!(!found[0].has_hyphen_break() && !found[0].is_wrapped());
 }
 
+/// The hyphen rule holds for a double-quoted URI too: uri(7)'s own
+/// example, which the formatter broke after `kernel-` (issue 12, item 8).
+#[test]
+fn rule2_hyphen_inside_double_quotes() {
+    let text = "( 例: \"|http://www.kernel-\nnotes.org|\") か";
+    let found = t!(text, ["http://www.kernel-notes.org"]);
+    assert!(found[0].has_hyphen_break() && found[0].is_wrapped());
+    assert_eq!(found[0].delimiter(), Delimiter::Quote);
+    let drop = Scanner::builder().hyphen(HyphenMode::Drop).build();
+    check(&drop, text, &["http://www.kernelnotes.org"]);
+    let both = Scanner::builder().hyphen(HyphenMode::Both).build();
+    check(
+        &both,
+        text,
+        &["http://www.kernel-notes.org", "http://www.kernelnotes.org"],
+    );
+    t!(
+        "\"|http://a.org/x-\r\n   y-\n\tz|\"",
+        ["http://a.org/x-y-z"]
+    );
+    // No closing quote on the next line: the first line is read bare.
+    t!("\"|http://a.org/x-|\nnot a uri\"", ["http://a.org/x-"]);
+    t!("|http://a.org/x-|\nnotes.org", ["http://a.org/x-"]);
+}
+
 #[test]
 fn rule3_double_quotes() {
     let found = t!("href=\"|http://x.org/a.|\"", ["http://x.org/a."]);

@@ -249,6 +249,18 @@ pub fn shapes(len: u64) -> Vec<Case> {
             per_unit(1),
         ),
         shape(
+            "quoted-hyphens",
+            "`\"http://a/b-` wrapped over hyphen breaks to a `\"`",
+            "\"http://a/b-\n c-\n d\"\n".to_string(),
+            per_unit(1),
+        ),
+        shape(
+            "quoted-hyphen-open",
+            "`\"http://a/b-` then a line of prose, never closed",
+            "\"http://a/b-\nnot a uri\n".to_string(),
+            per_unit(1),
+        ),
+        shape(
             "url-runs",
             "`URL:` x 10,000 then a URI",
             glued("URL:", 10_000, "http://a/ <URL:URL:http://b/>\n"),

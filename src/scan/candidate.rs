@@ -19,7 +19,7 @@ use std::ops::Range;
 use super::core::{Core, Emit, NeedMore, Report, Window, LOOKBACK};
 use super::schemes::Scheme;
 use super::trim::{self, trimmed_len};
-use super::unwrap::{self, Angle, Unwrapped};
+use super::unwrap::{self, Angle, Quoted, Unwrapped};
 use super::{Delimiter, Found, HyphenMode};
 use crate::span::Span;
 use crate::uri::table::URI;
@@ -36,6 +36,16 @@ pub(super) struct Candidate<'w, 'h> {
 enum Around {
     Angle { url_prefix: bool },
     Quote,
+    None,
+}
+
+/// How a candidate that follows a `"` ends ([`Core::quoted_end`]).
+enum QuotedEnd {
+    /// At a `"`, on its own line, at this offset of the window.
+    Quote(usize),
+    /// At a `"`, over lines broken after a `-`.
+    Wrapped(Unwrapped),
+    /// Not at a `"`: it is read as a bare candidate.
     None,
 }
 
@@ -170,7 +180,7 @@ impl Core<'_> {
                 Ok(Some(c.start()))
             }
             Angle::Closed(u) => Ok(self
-                .validate_angle(c, &u, url_prefix, emit)
+                .validate_unwrapped(c, &u, Delimiter::Angle, url_prefix, emit)
                 .then_some(u.close + 1)),
         }
     }
@@ -203,13 +213,15 @@ impl Core<'_> {
         depth
     }
 
-    /// Validates and reports the reading(s) of a bracketed candidate (one,
-    /// or two when a hyphen ends a line and [`HyphenMode::Both`] asks for
-    /// both). Returns false, reporting nothing, when a reading is not a URI.
-    fn validate_angle<'h, R: Report<'h>>(
+    /// Validates and reports the reading(s) of a candidate read over lines,
+    /// in `<...>` or `"..."` (one, or two when a hyphen ends a line and
+    /// [`HyphenMode::Both`] asks for both). Returns false, reporting
+    /// nothing, when a reading is not a URI.
+    fn validate_unwrapped<'h, R: Report<'h>>(
         &mut self,
         c: &Candidate<'_, 'h>,
         u: &Unwrapped,
+        delimiter: Delimiter,
         url_prefix: bool,
         emit: &mut Emit<'_, R>,
     ) -> bool {
@@ -238,7 +250,7 @@ impl Core<'_> {
             texts.push((text, span));
         }
         let flags = Flags {
-            delimiter: Delimiter::Angle,
+            delimiter,
             wrapped: u.pieces.len() > 1,
             url_prefix,
             hyphen_break: hyphen,
@@ -282,7 +294,16 @@ impl Core<'_> {
         let offset = c.win.offset;
         let cut = self.run.bare_end(hay, offset, abs) - offset;
         let quoted_end = if delimiter == Delimiter::Quote {
-            self.quoted_end(c, cut)?
+            match self.quoted_end(c, cut)? {
+                QuotedEnd::Quote(end) => Some(end),
+                QuotedEnd::Wrapped(u) => {
+                    if self.validate_unwrapped(c, &u, Delimiter::Quote, false, emit) {
+                        return Ok(u.close + 1);
+                    }
+                    None
+                }
+                QuotedEnd::None => None,
+            }
         } else {
             None
         };
@@ -302,15 +323,13 @@ impl Core<'_> {
         Ok(self.validate_bare(c, start..end, Flags::bare(delimiter), emit))
     }
 
-    /// The end of a candidate that follows a `"`, when a `"` closes it:
-    /// its URI bytes, brackets and all, read on from `cut` (where the bare
-    /// rules end it) up to the quote. `None` when no quote follows them.
-    fn quoted_end(&self, c: &Candidate<'_, '_>, cut: usize) -> Result<Option<usize>, NeedMore> {
+    /// How a candidate that follows a `"` ends: its URI bytes, brackets
+    /// and all, read on from `cut` (where the bare rules end it) up to a
+    /// closing quote, maybe over lines broken after a `-`.
+    fn quoted_end(&self, c: &Candidate<'_, '_>, cut: usize) -> Result<QuotedEnd, NeedMore> {
         let hay = c.win.hay;
-        let limit = hay
-            .len()
-            .min(c.start() + self.scanner.config.max_candidate_len);
-        let more = hay[cut..limit]
+        let limit = c.start() + self.scanner.config.max_candidate_len;
+        let more = hay[cut..hay.len().min(limit)]
             .iter()
             .take_while(|&&b| URI.contains(b))
             .count();
@@ -319,7 +338,19 @@ impl Core<'_> {
         if end == hay.len() && !c.win.eof {
             return Err(NeedMore);
         }
-        Ok((hay.get(end) == Some(&b'"')).then_some(end))
+        if hay.get(end) == Some(&b'"') {
+            return Ok(QuotedEnd::Quote(end));
+        }
+        let cx = unwrap::Context {
+            quote_depth: 0,
+            limit,
+            eof: c.win.eof,
+        };
+        Ok(match unwrap::read_quoted(hay, c.start(), end, &cx) {
+            Quoted::Closed(u) => QuotedEnd::Wrapped(u),
+            Quoted::NotUri => QuotedEnd::None,
+            Quoted::NeedMore => return Err(NeedMore),
+        })
     }
 
     /// Stage 4: the scheme's shape, what the run's failed candidates

@@ -10,8 +10,10 @@
 //!
 //! - a bare or quoted candidate is a run of URI bytes, and the line break
 //!   before `at` is not one: it ends before `at`, and so does every skip
-//!   over a run (`in_long_run`) and every lemma about a run;
-//! - only a read inside `<...>` crosses line breaks. It passes whole lines
+//!   over a run (`in_long_run`) and every lemma about a run; but for a
+//!   double-quoted candidate whose line ends in `-`, which reads on into the
+//!   next line (the hyphen rule): no cut follows a line that ends in `-`;
+//! - otherwise only a read inside `<...>` crosses line breaks. It passes whole lines
 //!   of URI bytes, each but the first with a quote prefix and indentation
 //!   first, and a page break's footer and header lines (any text) after a
 //!   blank line or a form feed. So if the line before `at` has a byte no
@@ -111,8 +113,12 @@ fn ends_every_read(line: &[u8]) -> bool {
         return false;
     }
     let content = &line[from..to];
-    // A typesetter's hyphen at the end of a line is joined to the next.
-    if content.ends_with("\u{2010}".as_bytes()) || content.ends_with("\u{ad}".as_bytes()) {
+    // A typesetter's hyphen at the end of a line is joined to the next,
+    // and so is a `-` that ends a line of a double-quoted URI.
+    if content.ends_with("\u{2010}".as_bytes())
+        || content.ends_with("\u{ad}".as_bytes())
+        || content.ends_with(b"-")
+    {
         return false;
     }
     let token_start = content.iter().rposition(is_blank).map_or(0, |p| p + 1);

@@ -46,7 +46,10 @@
 //!    readings). A U+2010 HYPHEN or U+00AD SOFT HYPHEN at the end of a line
 //!    inside brackets is a typesetter's: it is dropped and the parts joined.
 //! 3. **Double quotes.** `"..."` around a URI with no whitespace gives it
-//!    whole, punctuation included. Anything else is read by the bare rules.
+//!    whole, punctuation included; so does one whose lines end in `-`
+//!    (the hyphen rule, as in brackets: `"http://www.kernel-` /
+//!    `notes.org"`, indentation skipped). Anything else is read by the
+//!    bare rules.
 //! 4. **Bare URIs** start at a scheme at a word boundary and end before
 //!    whitespace or any byte that cannot be in a URI (non-ASCII included,
 //!    so CJK text and full-width punctuation end a URI), or before a `)`

@@ -85,6 +85,75 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c')
 }
 
+/// The result of reading on a double-quoted candidate whose URI bytes end
+/// with `-` at a line break ([`read_quoted`]).
+#[derive(Debug, PartialEq, Eq)]
+pub enum Quoted {
+    /// A `"` closes the lines joined.
+    Closed(Unwrapped),
+    /// Not a quoted URI wrapped at hyphens.
+    NotUri,
+    /// The input ended (not at end of stream) before this could be decided.
+    NeedMore,
+}
+
+/// Reads a double-quoted URI wrapped at line-end hyphens (Appendix C's
+/// hyphen rule, which holds for any URI, not only one in `<...>`):
+/// `start..end` is the quoted candidate's first line of URI bytes, ending
+/// in `-` right before a line break; each next line's indentation is
+/// skipped and its URI bytes joined, as long as they end in `-` at a line
+/// break, up to a closing `"`. Looks no further than `cx.limit`.
+pub fn read_quoted(hay: &[u8], start: usize, end: usize, cx: &Context) -> Quoted {
+    let need_more = |at: usize| {
+        if at >= hay.len() && !cx.eof {
+            Quoted::NeedMore
+        } else {
+            Quoted::NotUri
+        }
+    };
+    let mut pieces = Vec::with_capacity(2);
+    pieces.push(start..end);
+    let mut hyphens = Vec::new();
+    let mut end = end;
+    loop {
+        if end <= start || hay[end - 1] != b'-' {
+            return Quoted::NotUri;
+        }
+        let mut i = end;
+        if hay.get(i) == Some(&b'\r') {
+            i += 1;
+        }
+        if hay.get(i) != Some(&b'\n') {
+            return need_more(i);
+        }
+        i += 1;
+        while i < hay.len() && matches!(hay[i], b' ' | b'\t') {
+            i += 1;
+        }
+        let from = i;
+        while i < hay.len() && i < cx.limit && URI.contains(hay[i]) {
+            i += 1;
+        }
+        crate::work::examined(i - end + 1);
+        if i >= cx.limit || from == i {
+            return need_more(i);
+        }
+        if i >= hay.len() {
+            return need_more(i);
+        }
+        hyphens.push(end - 1);
+        pieces.push(from..i);
+        if hay[i] == b'"' {
+            return Quoted::Closed(Unwrapped {
+                pieces,
+                close: i,
+                line_end_hyphens: hyphens,
+            });
+        }
+        end = i;
+    }
+}
+
 /// Reads from `start` (the URI's first byte) up to the closing `>`.
 pub fn read(hay: &[u8], start: usize, cx: &Context) -> Angle {
     let mut pieces: Vec<Range<usize>> = Vec::new();
