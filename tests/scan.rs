@@ -158,7 +158,38 @@ fn rule2_hyphen_inside_double_quotes() {
     );
     // No closing quote on the next line: the first line is read bare.
     t!("\"|http://a.org/x-|\nnot a uri\"", ["http://a.org/x-"]);
-    t!("|http://a.org/x-|\nnotes.org", ["http://a.org/x-"]);
+}
+
+/// And for a bare URI whose next line's first word reads as its rest
+/// (issue 12, item 8): uri(7)'s `HackerWrit-` / `ingStyle.html`. A word
+/// of prose, or a URI of its own, is not joined.
+#[test]
+fn rule2_hyphen_at_the_end_of_a_bare_uri() {
+    let text = "Style, |http://www.fwi.uva.nl/~mes/jargon/h/HackerWrit-\ningStyle.html|, for";
+    let found = t!(
+        text,
+        ["http://www.fwi.uva.nl/~mes/jargon/h/HackerWrit-ingStyle.html"]
+    );
+    assert!(found[0].has_hyphen_break() && found[0].is_wrapped());
+    let drop = Scanner::builder().hyphen(HyphenMode::Drop).build();
+    check(
+        &drop,
+        text,
+        &["http://www.fwi.uva.nl/~mes/jargon/h/HackerWritingStyle.html"],
+    );
+    t!(
+        "|http://a.org/q-\r\n  r/s.html|.",
+        ["http://a.org/q-r/s.html"]
+    );
+    t!(
+        "see |http://a.org/well-|\nknown things",
+        ["http://a.org/well-"]
+    );
+    t!(
+        "|http://a.org/p-|\n|http://b.org/|",
+        ["http://a.org/p-", "http://b.org/"]
+    );
+    t!("|http://a.org/x-\nnotes.org|", ["http://a.org/x-notes.org"]);
 }
 
 #[test]

@@ -261,6 +261,12 @@ pub fn shapes(len: u64) -> Vec<Case> {
             per_unit(1),
         ),
         shape(
+            "bare-hyphens",
+            "`http://a/b-` and the rest of it on the next line",
+            "see http://a/b-\nc/d.html\n".to_string(),
+            per_unit(1),
+        ),
+        shape(
             "url-runs",
             "`URL:` x 10,000 then a URI",
             glued("URL:", 10_000, "http://a/ <URL:URL:http://b/>\n"),

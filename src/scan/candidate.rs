@@ -314,6 +314,11 @@ impl Core<'_> {
                 let run = &mut self.run;
                 let quote_before = |i: usize| run.has(hay, offset, b'\'', abs, abs + i);
                 let len = trimmed_len(&hay[start..cut], emphasis, quote_before);
+                if len == cut - start && self.run.starts_at(abs) {
+                    if let Some(resume) = self.read_hyphen_continuation(c, cut, emit)? {
+                        return Ok(resume);
+                    }
+                }
                 (start + len, Delimiter::None)
             }
         };
@@ -321,6 +326,36 @@ impl Core<'_> {
             return Ok(c.scheme.colon + 1);
         }
         Ok(self.validate_bare(c, start..end, Flags::bare(delimiter), emit))
+    }
+
+    /// The hyphen rule for a bare candidate whose URI bytes end in `-` at a
+    /// line break (`cut`): joined with the next line's first word when that
+    /// reads as the URI's rest ([`unwrap::bare_continuation`]). Returns
+    /// where to resume when the joined reading(s) were reported. Only the
+    /// first candidate of a run tries, so a run's continuation is read once.
+    fn read_hyphen_continuation<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        cut: usize,
+        emit: &mut Emit<'_, R>,
+    ) -> Result<Option<usize>, NeedMore> {
+        let hay = c.win.hay;
+        if hay[cut - 1] != b'-' {
+            return Ok(None);
+        }
+        let limit = c.start() + self.scanner.config.max_candidate_len;
+        let next = unwrap::bare_continuation(hay, cut, limit, c.win.eof).map_err(|()| NeedMore)?;
+        let Some(next) = next else {
+            return Ok(None);
+        };
+        let u = Unwrapped {
+            pieces: vec![c.start()..cut, next.clone()],
+            close: next.end,
+            line_end_hyphens: vec![cut - 1],
+        };
+        Ok(self
+            .validate_unwrapped(c, &u, Delimiter::None, false, emit)
+            .then_some(next.end))
     }
 
     /// How a candidate that follows a `"` ends: its URI bytes, brackets

@@ -81,6 +81,13 @@ impl Run {
         self.span.contains(&at)
     }
 
+    /// Returns true if and only if the run starts at `at` (absolute): the
+    /// candidate there is the run's first.
+    #[inline]
+    pub fn starts_at(&self, at: usize) -> bool {
+        self.span.start == at
+    }
+
     /// Starts a new run at `start` (absolute), as `measured`.
     pub fn start(&mut self, start: usize, measured: Measured) {
         // The table's memory is kept for the next runs.

@@ -30,7 +30,8 @@ pub enum Angle {
 /// # Invariants
 ///
 /// `pieces` is non-empty, its ranges are non-empty, increasing and
-/// disjoint; `close` is the offset of the `>`, after the last piece.
+/// disjoint; `close` is the offset of the closing `>` or `"` after the
+/// last piece (for a bare URI joined at a hyphen, the last piece's end).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Unwrapped {
     pub pieces: Vec<Range<usize>>,
@@ -152,6 +153,53 @@ pub fn read_quoted(hay: &[u8], start: usize, end: usize, cx: &Context) -> Quoted
         }
         end = i;
     }
+}
+
+/// Where the next line continues a bare URI that ends in `-` right before
+/// `at`, a line break (the hyphen rule outside brackets): the next line's
+/// first word, past its indentation and less the sentence's punctuation,
+/// when it reads as the rest of a URI (it holds a `/`, `.`, `?`, `#`, `=`,
+/// `&` or `%`, starts with a letter or digit, and is not a URI of its own
+/// with a `:`). `Ok(None)` when it does not; `Err(())` when the input ended
+/// (not at end of stream) before this could be decided.
+pub fn bare_continuation(
+    hay: &[u8],
+    at: usize,
+    limit: usize,
+    eof: bool,
+) -> Result<Option<Range<usize>>, ()> {
+    let need_more = |i: usize| {
+        if i >= hay.len() && !eof {
+            Err(())
+        } else {
+            Ok(None)
+        }
+    };
+    let mut i = at;
+    if hay.get(i) == Some(&b'\r') {
+        i += 1;
+    }
+    if hay.get(i) != Some(&b'\n') {
+        return need_more(i);
+    }
+    i += 1;
+    while i < hay.len() && matches!(hay[i], b' ' | b'\t') {
+        i += 1;
+    }
+    crate::work::examined(i - at + 1);
+    let from = i;
+    let limit = hay.len().min(limit.max(from));
+    let measured = super::trim::measure(&hay[from..limit]);
+    if from + measured.len == hay.len() && !eof {
+        return Err(());
+    }
+    let word = &hay[from..from + measured.len];
+    let len = super::trim::trimmed_len(word, None, |j| word[..j].contains(&b'\''));
+    let word = &word[..len];
+    let reads_as_rest = word.first().is_some_and(u8::is_ascii_alphanumeric)
+        && !word.contains(&b':')
+        && word.iter().any(|b| b"/.?#=&%".contains(b));
+    Ok(reads_as_rest.then_some(from..from + len))
 }
 
 /// Reads from `start` (the URI's first byte) up to the closing `>`.
