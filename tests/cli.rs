@@ -253,15 +253,30 @@ fn unreadable_file() {
     assert_eq!(stderr(&o), "uriscan: secret.txt: permission denied\n");
 }
 
+/// A binary file the walk finds is skipped; one named on the command line
+/// is read up to its first NUL, with a note, as ripgrep does (issue 12:
+/// it used to give nothing and say nothing); `-a` reads it all.
 #[test]
-fn binary_files_are_skipped_unless_text() {
+fn binary_files_found_are_skipped_and_named_ones_read_to_their_first_nul() {
     let d = Dir::new();
-    d.create_bytes("bin.dat", b"\x00\x01http://hidden.org/\x00");
-    let o = d.command().args(["--stats", "bin.dat"]).run();
+    d.create_bytes(
+        "bin.dat",
+        b"see http://before.org/ \x00\x01http://hidden.org/\x00",
+    );
+    let o = d.command().args(["--stats", "."]).run();
     assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(1), ""));
     assert!(stderr(&o).contains("1 binary skipped"), "{}", stderr(&o));
+    let o = d.command().args(["bin.dat"]).run();
+    assert_eq!(
+        (o.status.code(), stdout(&o).as_str()),
+        (Some(0), "http://before.org/\n")
+    );
+    assert_eq!(
+        stderr(&o),
+        "uriscan: bin.dat: binary file: scanned up to its first NUL byte, at offset 23 (-a scans it all)\n"
+    );
     let o = d.command().args(["-a", "bin.dat"]).run();
-    assert_eq!(stdout(&o), "http://hidden.org/\n");
+    assert_eq!(stdout(&o), "http://before.org/\nhttp://hidden.org/\n");
 }
 
 #[test]

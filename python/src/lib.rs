@@ -52,7 +52,9 @@ use crate::uri::UriRef;
 /// registered ones. ``hyphen`` is how a line break right after ``-``
 /// inside ``<...>`` is read: ``"keep"`` the hyphen, ``"drop"`` it, or
 /// ``"both"`` readings. ``skip_binary=True`` gives nothing for input with
-/// a NUL byte in its first 8 KiB, as the command line does without ``-a``.
+/// a NUL byte in its first 8 KiB, as the command line does without ``-a``
+/// for a file its walk finds (one named on its command line it scans up to
+/// the NUL).
 ///
 /// The GIL is released while scanning ``bytes``. Problems that do not stop
 /// the scan (malformed mail) are issued as ``ScanWarning``.

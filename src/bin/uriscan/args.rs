@@ -183,8 +183,10 @@ pub struct Args {
 
     /// Scan files that look binary too.
     ///
-    /// A file looks binary when its first 8 KiB hold a NUL byte; such files
-    /// are skipped unless this flag is given (--stats counts them).
+    /// A file looks binary when its first 8 KiB hold a NUL byte. Without
+    /// this flag, such a file found in a directory is skipped (--stats
+    /// counts them), and one named on the command line (or standard input)
+    /// is scanned up to its first NUL byte, with a note on stderr.
     #[arg(short = 'a', long)]
     pub text: bool,
 

@@ -130,6 +130,13 @@ impl<'c, W: Write> Printer<'c, W> {
             crate::messages::error(&format!("{}: {reason}", display(input)));
         } else if summary.binary {
             self.totals.binary += 1;
+        } else if let Some(at) = summary.binary_cut {
+            self.totals.files += 1;
+            self.out.flush()?;
+            crate::messages::error(&format!(
+                "{}: binary file: scanned up to its first NUL byte, at offset {at} (-a scans it all)",
+                display(input)
+            ));
         } else {
             self.totals.files += 1;
         }

@@ -80,7 +80,11 @@ pub enum Event {
 #[derive(Debug, Default)]
 pub struct Summary {
     pub bytes: u64,
+    /// It looked binary and was skipped.
     pub binary: bool,
+    /// It looked binary but was named on the command line: it was scanned
+    /// up to its first NUL byte, at this offset.
+    pub binary_cut: Option<usize>,
     /// Candidates longer than the scanner's limit, given up on.
     pub too_long: u64,
     /// Why the input could not be read (wholly or in part).
@@ -113,14 +117,27 @@ pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Even
     let result = match input {
         // A stream may be slow or never end (`tail -f`): its text is scanned
         // as it comes, not gathered into chunks.
-        Input::Stdin => scan_reader(io::stdin().lock(), cfg, None, split, false, send),
+        Input::Stdin => {
+            let how = How {
+                doc: None,
+                split,
+                regular: false,
+                named: true,
+            };
+            scan_reader(io::stdin().lock(), cfg, how, send)
+        }
         Input::Path(path) => {
             let doc = documents::kind_of(path, cfg).map(|kind| Document {
                 kind,
                 uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
             });
-            let regular = std::fs::metadata(path).is_ok_and(|m| m.is_file());
-            open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, doc, split, regular, send))
+            let how = How {
+                doc,
+                split,
+                regular: std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+                named: cfg.paths.iter().any(|given| given == path),
+            };
+            open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, how, send))
         }
     };
     let summary = match result {
@@ -156,24 +173,61 @@ struct Document {
     uri: Option<String>,
 }
 
-/// Scans `rdr`, as the document `doc` when it is one; its text is cut into
-/// chunks for [`Split::Parallel`] only when it comes from a regular file
-/// (`regular`).
+/// How one input is to be read.
+struct How {
+    /// The document it is, if it is one.
+    doc: Option<Document>,
+    split: Split,
+    /// It is a regular file: its text may be cut into chunks for
+    /// [`Split::Parallel`].
+    regular: bool,
+    /// It was named on the command line (or is standard input), rather
+    /// than found by the walk.
+    named: bool,
+}
+
+/// Scans `rdr` as `how` says.
+///
+/// An input whose first 8 KiB hold a NUL byte looks binary: without `-a`
+/// it is skipped when the walk found it, and scanned up to its first NUL
+/// when it was named (as ripgrep does with binary files given to it; the
+/// URIs before the NUL are kept, and the printer says where it stopped).
 fn scan_reader<R: Read>(
     mut rdr: R,
     cfg: &Config,
-    doc: Option<Document>,
-    split: Split,
-    regular: bool,
+    how: How,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
+    let How {
+        doc,
+        split,
+        regular,
+        named,
+    } = how;
     let mut probe = Vec::with_capacity(BINARY_PROBE);
     (&mut rdr)
         .take(BINARY_PROBE as u64)
         .read_to_end(&mut probe)?;
-    if !cfg.binary && memchr::memchr(0, &probe).is_some() {
-        return Ok(Summary {
-            binary: true,
+    let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary);
+    if let Some(nul) = nul {
+        if !named {
+            return Ok(Summary {
+                binary: true,
+                ..Summary::default()
+            });
+        }
+        let mut batch = Batcher {
+            batch: Vec::new(),
+            send,
+        };
+        let mut records = Records::new(cfg, &mut batch);
+        let result = cfg.scanner.scan_slice(&probe[..nul], &mut records);
+        let too_long = records.too_long;
+        batch.flush();
+        return result.map(|()| Summary {
+            bytes: nul as u64,
+            binary_cut: Some(nul),
+            too_long,
             ..Summary::default()
         });
     }
