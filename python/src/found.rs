@@ -96,20 +96,12 @@ impl Found {
     pub fn from_link(link: &uriscan::doc::Link, uri: &str) -> Found {
         Found {
             uri: uri.to_string(),
-            start: link.span().start,
-            end: link.span().end,
-            line: link.line(),
-            column: link.column(),
-            delimiter: delimiter_name(link.delimiter()),
-            wrapped: link.is_wrapped(),
-            url_prefix: link.has_url_prefix(),
-            hyphen_break: link.has_hyphen_break(),
-            mail: None,
             doc: Some(DocLink {
                 in_code: link.is_in_code(),
                 relative: link.is_relative(),
                 resolved: link.resolved().map(str::to_string),
             }),
+            ..Found::new(link.found(), None)
         }
     }
 }

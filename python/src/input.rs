@@ -3,7 +3,7 @@
 //! when asked to, or decide mail or plain text from its first 8 KiB, then
 //! scan it, sending each URI to an [`Out`].
 
-use std::ffi::OsStr;
+use std::ffi::OsString;
 use std::io::{self, Read};
 
 use pyo3::exceptions::PyValueError;
@@ -35,24 +35,14 @@ pub struct Options {
 #[derive(Clone, Debug, Default)]
 pub struct DocArgs {
     /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, or
-    /// `"auto"` (by the file's name: [`DocArgs::for_file`] only).
+    /// `"auto"` (by `file_name`, as the command line's `--doc-mode auto`).
     pub doc: Option<String>,
+    /// The name of the file scanned, when there is one.
+    pub file_name: Option<OsString>,
     /// The document's own URI, against which its relative links resolve.
     pub base: Option<String>,
     /// The command line's `--relative`, `--fragments`, `--skip-code`.
     pub filter: LinkFilter,
-}
-
-impl DocArgs {
-    /// The arguments for the file named `name`: `doc="auto"` becomes the
-    /// kind its name gives, as the command line's `--doc-mode auto`.
-    pub fn for_file(mut self, name: Option<&OsStr>) -> DocArgs {
-        if self.doc.as_deref() == Some("auto") {
-            let kind = name.and_then(DocKind::from_file_name);
-            self.doc = kind.map(|k| kind_name(k).to_string());
-        }
-        self
-    }
 }
 
 /// The name of a kind of document, as `doc=` takes it.
@@ -80,11 +70,14 @@ impl DocOptions {
             Some("html") => Some(DocKind::Html),
             Some("markdown") => Some(DocKind::Markdown),
             Some("man") => Some(DocKind::Man),
-            Some("auto") => {
-                return Err(PyValueError::new_err(
-                    "doc='auto' needs a file's name: give doc=uriscan.doc_kind(path)",
-                ))
-            }
+            Some("auto") => match &args.file_name {
+                Some(name) => DocKind::from_file_name(name),
+                None => {
+                    return Err(PyValueError::new_err(
+                        "doc='auto' needs a file's name: give doc=uriscan.doc_kind(path)",
+                    ))
+                }
+            },
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
                     "doc must be None, 'html', 'markdown' or 'man', not {other:?}"

@@ -15,6 +15,7 @@ mod iter;
 mod reader;
 mod uri;
 
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
@@ -132,7 +133,10 @@ fn scan_file<'py>(
     fragments: bool,
     skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let doc = doc_args(doc, base, relative, fragments, skip_code).for_file(path.file_name());
+    let doc = DocArgs {
+        file_name: path.file_name().map(OsStr::to_os_string),
+        ..doc_args(doc, base, relative, fragments, skip_code)
+    };
     let opts = Options::new(mail, any_scheme, hyphen, skip_binary, doc)?;
     let file = py
         .detach(|| File::open(&path))
@@ -199,6 +203,7 @@ fn doc_args(
 ) -> DocArgs {
     DocArgs {
         doc,
+        file_name: None,
         base,
         filter: LinkFilter {
             relative,

@@ -78,7 +78,7 @@ use std::io;
 
 use crate::html::{self, LinkAttributes};
 use crate::reading::Reading;
-use crate::scan::{Delimiter, Found, Scanner, Sink};
+use crate::scan::{Found, Scanner, Sink};
 use crate::span::Span;
 use crate::uri::UriRef;
 
@@ -165,31 +165,36 @@ impl LinkFilter {
 }
 
 /// One link of a document: named by its markup, or found in its text.
+///
+/// What the scanner would say of it ([`Link::found`]: its text as written,
+/// where, and how it was bounded, wrapped or joined), and what the
+/// document adds: its target, and whether it stands in code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Link {
-    written: String,
+    found: Found<'static>,
     resolved: Option<String>,
-    span: Span,
-    line: u64,
-    column: u64,
     in_code: bool,
     from_markup: bool,
-    delimiter: Delimiter,
-    wrapped: bool,
-    url_prefix: bool,
-    hyphen_break: bool,
 }
 
 impl Link {
     /// The URI: the resolved form of a relative reference when a base is
     /// known, otherwise the reference as written ([`Link::written`]).
     pub fn uri(&self) -> &str {
-        self.resolved.as_deref().unwrap_or(&self.written)
+        self.resolved.as_deref().unwrap_or(self.written())
     }
 
     /// The reference as written, decoded (character references, escapes).
     pub fn written(&self) -> &str {
-        &self.written
+        self.found.as_str()
+    }
+
+    /// The link as the scanner reports a URI: the reference as written,
+    /// placed in the document's bytes (span, line, column), with how the
+    /// text bounded it ([`Delimiter::None`](crate::Delimiter::None) for
+    /// markup), wrapped or joined it.
+    pub fn found(&self) -> &Found<'static> {
+        &self.found
     }
 
     /// The target of a relative reference, resolved against the
@@ -201,13 +206,13 @@ impl Link {
 
     /// Returns true if and only if the reference as written has no scheme.
     pub fn is_relative(&self) -> bool {
-        UriRef::parse(&self.written).is_ok_and(|u| u.is_relative())
+        UriRef::parse(self.written()).is_ok_and(|u| u.is_relative())
     }
 
     /// Returns true if and only if the reference as written is a fragment
     /// alone (`#section`), a place in the document itself.
     pub fn is_fragment(&self) -> bool {
-        self.written.starts_with('#')
+        self.written().starts_with('#')
     }
 
     /// Returns true if and only if it stands in code (a Markdown code span
@@ -224,37 +229,17 @@ impl Link {
 
     /// Where it is written in the document.
     pub fn span(&self) -> Span {
-        self.span
+        self.found.span()
     }
 
     /// The 1-based line where it is written.
     pub fn line(&self) -> u64 {
-        self.line
+        self.found.line()
     }
 
     /// The 1-based byte column where it is written.
     pub fn column(&self) -> u64 {
-        self.column
-    }
-
-    /// What bounded it in the text ([`Delimiter::None`] for markup).
-    pub fn delimiter(&self) -> Delimiter {
-        self.delimiter
-    }
-
-    /// Returns true if and only if it was wrapped over lines in the text.
-    pub fn is_wrapped(&self) -> bool {
-        self.wrapped
-    }
-
-    /// Returns true if and only if it had a `URL:` prefix in the text.
-    pub fn has_url_prefix(&self) -> bool {
-        self.url_prefix
-    }
-
-    /// Returns true if and only if it was joined at a line-end hyphen.
-    pub fn has_hyphen_break(&self) -> bool {
-        self.hyphen_break
+        self.found.column()
     }
 }
 
@@ -321,17 +306,10 @@ pub fn find_links(
         };
         let (line, column) = lines.position(r.source.start);
         out.links.push(Link {
-            written: r.value.clone(),
+            found: Found::named(r.value.clone(), r.source, line, column),
             resolved,
-            span: r.source,
-            line,
-            column,
             in_code: false,
             from_markup: true,
-            delimiter: Delimiter::None,
-            wrapped: false,
-            url_prefix: false,
-            hyphen_break: false,
         });
     }
     let mut labels: Vec<(Span, &str)> = reading
@@ -348,7 +326,7 @@ pub fn find_links(
     };
     // The sink never fails.
     let _ = scanner.scan_slice(&reading.text, &mut found);
-    out.links.sort_by_key(|l| (l.span.start, !l.from_markup));
+    out.links.sort_by_key(|l| (l.span().start, !l.from_markup));
     out
 }
 
@@ -410,17 +388,10 @@ impl Sink for &mut InText<'_> {
         let span = self.reading.map.span(f.span());
         let (line, column) = self.lines.position(span.start);
         self.out.links.push(Link {
-            written: f.as_str().to_string(),
+            found: f.placed(span, line, column, None).into_owned(),
             resolved: None,
-            span,
-            line,
-            column,
             in_code: self.reading.is_code(f.span().start),
             from_markup: false,
-            delimiter: f.delimiter(),
-            wrapped: f.is_wrapped(),
-            url_prefix: f.has_url_prefix(),
-            hyphen_break: f.has_hyphen_break(),
         });
         Ok(true)
     }

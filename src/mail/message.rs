@@ -396,7 +396,7 @@ impl<S: Sink + ?Sized> Sink for Placed<'_, '_, S> {
             part: Cow::Borrowed(part),
         };
         self.sink
-            .found(&found.placed(span, line, column, in_message))
+            .found(&found.placed(span, line, column, Some(in_message)))
     }
 
     fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {

@@ -240,15 +240,34 @@ impl<'h> Found<'h> {
 }
 
 impl Found<'_> {
+    /// A URI that markup names (a document's `href`): bounded by nothing,
+    /// neither wrapped nor joined, at `span`, `line` and `column`.
+    #[cfg(feature = "docs")]
+    pub(crate) fn named(text: String, span: Span, line: u64, column: u64) -> Found<'static> {
+        Found {
+            text: Cow::Owned(text),
+            span,
+            line,
+            column,
+            delimiter: Delimiter::None,
+            wrapped: false,
+            url_prefix: false,
+            hyphen_break: false,
+            error: None,
+            mail: None,
+        }
+    }
+
     /// This find placed elsewhere: its text borrowed, at `span`, `line` and
-    /// `column`, in a message.
-    #[cfg(feature = "mail")]
+    /// `column`, in a message when `mail` says so (a document's text is
+    /// placed in its source this way too).
+    #[cfg(any(feature = "mail", feature = "docs"))]
     pub(crate) fn placed<'a>(
         &'a self,
         span: Span,
         line: u64,
         column: u64,
-        mail: InMessage<'a>,
+        mail: Option<InMessage<'a>>,
     ) -> Found<'a> {
         Found {
             text: Cow::Borrowed(&self.text),
@@ -260,7 +279,7 @@ impl Found<'_> {
             url_prefix: self.url_prefix,
             hyphen_break: self.hyphen_break,
             error: self.error,
-            mail: Some(mail),
+            mail,
         }
     }
 

@@ -209,33 +209,12 @@ fn scan_reader<R: Read>(
         .take(BINARY_PROBE as u64)
         .read_to_end(&mut probe)?;
     let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary);
-    if let Some(nul) = nul {
-        if !named {
-            return Ok(Summary {
-                binary: true,
-                ..Summary::default()
-            });
-        }
-        let mut batch = Batcher {
-            batch: Vec::new(),
-            send,
-        };
-        let mut records = Records::new(cfg, &mut batch);
-        let result = cfg.scanner.scan_slice(&probe[..nul], &mut records);
-        let too_long = records.too_long;
-        batch.flush();
-        return result.map(|()| Summary {
-            bytes: nul as u64,
-            binary_cut: Some(nul),
-            too_long,
+    if nul.is_some() && !named {
+        return Ok(Summary {
+            binary: true,
             ..Summary::default()
         });
     }
-    let mail = match cfg.mail {
-        MailMode::Always => true,
-        MailMode::Never => false,
-        MailMode::Auto => uriscan::mail::looks_like_mail(&probe),
-    };
     let probed = probe.len() as u64;
     let mut batch = Batcher {
         batch: Vec::new(),
@@ -244,8 +223,9 @@ fn scan_reader<R: Read>(
     // The rest of the input, counted by how much of its limit it uses up
     // (std's `Take`, unlike a wrapper of ours, lets `File` read into a
     // buffer's spare room without zeroing it first). A probe shorter than
-    // asked for has met the end of the input: no read is left to make.
-    let limit = if probed < BINARY_PROBE as u64 {
+    // asked for has met the end of the input, and a binary input is read
+    // no further than its first NUL: no read is left to make.
+    let limit = if probed < BINARY_PROBE as u64 || nul.is_some() {
         0
     } else {
         u64::MAX
@@ -254,13 +234,15 @@ fn scan_reader<R: Read>(
     let mut records = Records::new(cfg, &mut batch);
     // A man page must also start like roff: `*.1` names rotated logs too.
     let doc = doc.filter(|d| d.kind != DocKind::Man || uriscan::doc::looks_like_roff(&probe));
-    if let Some(doc) = doc {
+    let result = if let Some(nul) = nul {
+        cfg.scanner.scan_slice(&probe[..nul], &mut records)
+    } else if let Some(doc) = doc {
         let mut bytes = probe;
         // A document larger than this is read as plain text, so that
         // memory stays bounded.
         let max = uriscan::doc::MAX_DOCUMENT_LEN;
         (&mut rest).take(max as u64).read_to_end(&mut bytes)?;
-        let result = if bytes.len() > max {
+        if bytes.len() > max {
             records.out.flush();
             (records.out.send)(Event::Warning(
                 "larger than 64 MiB: read as plain text, not as a document".to_string(),
@@ -270,48 +252,50 @@ fn scan_reader<R: Read>(
         } else {
             scan_document(&bytes, &doc, &mut records);
             Ok(())
+        }
+    } else {
+        let mail = match cfg.mail {
+            MailMode::Always => true,
+            MailMode::Never => false,
+            MailMode::Auto => uriscan::mail::looks_like_mail(&probe),
         };
-        let too_long = records.too_long;
-        batch.flush();
-        let bytes = probed + (limit - rest.limit());
-        return result.map(|()| Summary {
-            bytes,
-            too_long,
-            ..Summary::default()
-        });
-    }
-    let result = match (mail, split) {
-        // The probe starts the buffer messages or chunks are split from.
-        (true, Split::Parallel) => {
-            let mut messages = Messages::with_prefix(probe, &mut rest);
-            scan_in_parallel(&mut messages, &mut records, |m: &Message| m.bytes().len())
+        match (mail, split) {
+            // The probe starts the buffer messages or chunks are split from.
+            (true, Split::Parallel) => {
+                let mut messages = Messages::with_prefix(probe, &mut rest);
+                scan_in_parallel(&mut messages, &mut records, |m: &Message| m.bytes().len())
+            }
+            (true, Split::None) => {
+                let messages = Messages::with_prefix(probe, &mut rest);
+                mail::scan_messages(&cfg.scanner, messages, &mut records)
+            }
+            (false, Split::Parallel) if regular => {
+                let mut chunks = Chunks::with_prefix(probe, &mut rest);
+                scan_in_parallel(&mut chunks, &mut records, |c: &Chunk| c.bytes().len()).and_then(
+                    |()| {
+                        // Text that could not be cut is scanned in one stream.
+                        match chunks.into_rest() {
+                            Some(rest) => rest.scan(&cfg.scanner, &mut records),
+                            None => Ok(()),
+                        }
+                    },
+                )
+            }
+            (false, _) => cfg
+                .scanner
+                .scan_reader(io::Cursor::new(probe).chain(&mut rest), &mut records),
         }
-        (true, Split::None) => {
-            let messages = Messages::with_prefix(probe, &mut rest);
-            mail::scan_messages(&cfg.scanner, messages, &mut records)
-        }
-        (false, Split::Parallel) if regular => {
-            let mut chunks = Chunks::with_prefix(probe, &mut rest);
-            scan_in_parallel(&mut chunks, &mut records, |c: &Chunk| c.bytes().len()).and_then(
-                |()| {
-                    // Text that could not be cut is scanned in one stream.
-                    match chunks.into_rest() {
-                        Some(rest) => rest.scan(&cfg.scanner, &mut records),
-                        None => Ok(()),
-                    }
-                },
-            )
-        }
-        (false, _) => cfg
-            .scanner
-            .scan_reader(io::Cursor::new(probe).chain(&mut rest), &mut records),
     };
     let too_long = records.too_long;
     batch.flush();
-    let bytes = probed + (limit - rest.limit());
+    let bytes = match nul {
+        Some(nul) => nul as u64,
+        None => probed + (limit - rest.limit()),
+    };
     result.map(|()| Summary {
         bytes,
         too_long,
+        binary_cut: nul,
         ..Summary::default()
     })
 }
@@ -334,21 +318,12 @@ fn scan_document(bytes: &[u8], doc: &Document, records: &mut Records<'_, '_>) {
         }
         records.out.push(Record {
             uri,
-            line: link.line(),
-            column: link.column(),
-            start: link.span().start,
-            end: link.span().end,
-            delimiter: link.delimiter(),
-            wrapped: link.is_wrapped(),
-            url_prefix: link.has_url_prefix(),
-            hyphen_break: link.has_hyphen_break(),
-            error: None,
-            mail: None,
             doc: Some(DocLink {
                 in_code: link.is_in_code(),
                 relative: link.is_relative(),
                 resolved: link.resolved().map(str::to_string),
             }),
+            ..record(link.found(), None)
         });
     }
 }
