@@ -19,7 +19,7 @@ use std::ops::Range;
 use super::core::{Core, Emit, NeedMore, Report, Window, LOOKBACK};
 use super::schemes::Scheme;
 use super::trim::{self, trimmed_len};
-use super::unwrap::{self, Angle, Quoted, Unwrapped};
+use super::unwrap::{self, Angle, Unwrapped};
 use super::{Delimiter, Found, HyphenMode};
 use crate::span::Span;
 use crate::uri::table::URI;
@@ -344,8 +344,7 @@ impl Core<'_> {
             return Ok(None);
         }
         let limit = c.start() + self.scanner.config.max_candidate_len;
-        let next = unwrap::bare_continuation(hay, cut, limit, c.win.eof).map_err(|()| NeedMore)?;
-        let Some(next) = next else {
+        let Some(next) = unwrap::bare_continuation(hay, cut, limit, c.win.eof)? else {
             return Ok(None);
         };
         let u = Unwrapped {
@@ -381,10 +380,9 @@ impl Core<'_> {
             limit,
             eof: c.win.eof,
         };
-        Ok(match unwrap::read_quoted(hay, c.start(), end, &cx) {
-            Quoted::Closed(u) => QuotedEnd::Wrapped(u),
-            Quoted::NotUri => QuotedEnd::None,
-            Quoted::NeedMore => return Err(NeedMore),
+        Ok(match unwrap::read_quoted(hay, c.start(), end, &cx)? {
+            Some(u) => QuotedEnd::Wrapped(u),
+            None => QuotedEnd::None,
         })
     }
 

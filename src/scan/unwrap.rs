@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use super::core::NeedMore;
 use crate::uri::table::URI;
 
 /// The result of reading the inside of angle brackets from a URI's first byte.
@@ -86,30 +87,24 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b'\x0b' | b'\x0c')
 }
 
-/// The result of reading on a double-quoted candidate whose URI bytes end
-/// with `-` at a line break ([`read_quoted`]).
-#[derive(Debug, PartialEq, Eq)]
-pub enum Quoted {
-    /// A `"` closes the lines joined.
-    Closed(Unwrapped),
-    /// Not a quoted URI wrapped at hyphens.
-    NotUri,
-    /// The input ended (not at end of stream) before this could be decided.
-    NeedMore,
-}
-
 /// Reads a double-quoted URI wrapped at line-end hyphens (Appendix C's
 /// hyphen rule, which holds for any URI, not only one in `<...>`):
 /// `start..end` is the quoted candidate's first line of URI bytes, ending
 /// in `-` right before a line break; each next line's indentation is
 /// skipped and its URI bytes joined, as long as they end in `-` at a line
 /// break, up to a closing `"`. Looks no further than `cx.limit`.
-pub fn read_quoted(hay: &[u8], start: usize, end: usize, cx: &Context) -> Quoted {
+/// `Ok(None)` when the text has not that shape.
+pub fn read_quoted(
+    hay: &[u8],
+    start: usize,
+    end: usize,
+    cx: &Context,
+) -> Result<Option<Unwrapped>, NeedMore> {
     let need_more = |at: usize| {
         if at >= hay.len() && !cx.eof {
-            Quoted::NeedMore
+            Err(NeedMore)
         } else {
-            Quoted::NotUri
+            Ok(None)
         }
     };
     let mut pieces = Vec::with_capacity(2);
@@ -117,39 +112,29 @@ pub fn read_quoted(hay: &[u8], start: usize, end: usize, cx: &Context) -> Quoted
     let mut hyphens = Vec::new();
     let mut end = end;
     loop {
-        if end <= start || hay[end - 1] != b'-' {
-            return Quoted::NotUri;
+        if hay[end - 1] != b'-' {
+            return Ok(None);
         }
-        let mut i = end;
-        if hay.get(i) == Some(&b'\r') {
-            i += 1;
-        }
-        if hay.get(i) != Some(&b'\n') {
-            return need_more(i);
-        }
-        i += 1;
-        while i < hay.len() && matches!(hay[i], b' ' | b'\t') {
-            i += 1;
-        }
-        let from = i;
+        let from = match next_line_text(hay, end) {
+            Ok(from) => from,
+            Err(at) => return need_more(at),
+        };
+        let mut i = from;
         while i < hay.len() && i < cx.limit && URI.contains(hay[i]) {
             i += 1;
         }
-        crate::work::examined(i - end + 1);
-        if i >= cx.limit || from == i {
-            return need_more(i);
-        }
-        if i >= hay.len() {
+        crate::work::examined(i - from + 1);
+        if i == from || i >= cx.limit || i >= hay.len() {
             return need_more(i);
         }
         hyphens.push(end - 1);
         pieces.push(from..i);
         if hay[i] == b'"' {
-            return Quoted::Closed(Unwrapped {
+            return Ok(Some(Unwrapped {
                 pieces,
                 close: i,
                 line_end_hyphens: hyphens,
-            });
+            }));
         }
         end = i;
     }
@@ -160,38 +145,28 @@ pub fn read_quoted(hay: &[u8], start: usize, end: usize, cx: &Context) -> Quoted
 /// first word, past its indentation and less the sentence's punctuation,
 /// when it reads as the rest of a URI (it holds a `/`, `.`, `?`, `#`, `=`,
 /// `&` or `%`, starts with a letter or digit, and is not a URI of its own
-/// with a `:`). `Ok(None)` when it does not; `Err(())` when the input ended
-/// (not at end of stream) before this could be decided.
+/// with a `:`). `Ok(None)` when it does not.
 pub fn bare_continuation(
     hay: &[u8],
     at: usize,
     limit: usize,
     eof: bool,
-) -> Result<Option<Range<usize>>, ()> {
+) -> Result<Option<Range<usize>>, NeedMore> {
     let need_more = |i: usize| {
         if i >= hay.len() && !eof {
-            Err(())
+            Err(NeedMore)
         } else {
             Ok(None)
         }
     };
-    let mut i = at;
-    if hay.get(i) == Some(&b'\r') {
-        i += 1;
-    }
-    if hay.get(i) != Some(&b'\n') {
-        return need_more(i);
-    }
-    i += 1;
-    while i < hay.len() && matches!(hay[i], b' ' | b'\t') {
-        i += 1;
-    }
-    crate::work::examined(i - at + 1);
-    let from = i;
+    let from = match next_line_text(hay, at) {
+        Ok(from) => from,
+        Err(at) => return need_more(at),
+    };
     let limit = hay.len().min(limit.max(from));
     let measured = super::trim::measure(&hay[from..limit]);
     if from + measured.len == hay.len() && !eof {
-        return Err(());
+        return Err(NeedMore);
     }
     let word = &hay[from..from + measured.len];
     let len = super::trim::trimmed_len(word, None, |j| word[..j].contains(&b'\''));
@@ -200,6 +175,25 @@ pub fn bare_continuation(
         && !word.contains(&b':')
         && word.iter().any(|b| b"/.?#=&%".contains(b));
     Ok(reads_as_rest.then_some(from..from + len))
+}
+
+/// Where the next line's text starts, after the line break (`\n` or
+/// `\r\n`) at `at` and the indentation (spaces and tabs) that follows it;
+/// `Err` with where a line break was looked for when none stands at `at`.
+fn next_line_text(hay: &[u8], at: usize) -> Result<usize, usize> {
+    let mut i = at;
+    if hay.get(i) == Some(&b'\r') {
+        i += 1;
+    }
+    if hay.get(i) != Some(&b'\n') {
+        return Err(i);
+    }
+    i += 1;
+    while i < hay.len() && matches!(hay[i], b' ' | b'\t') {
+        i += 1;
+    }
+    crate::work::examined(i - at);
+    Ok(i)
 }
 
 /// Reads from `start` (the URI's first byte) up to the closing `>`.
