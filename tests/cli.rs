@@ -277,6 +277,15 @@ fn binary_files_found_are_skipped_and_named_ones_read_to_their_first_nul() {
     );
     let o = d.command().args(["-a", "bin.dat"]).run();
     assert_eq!(stdout(&o), "http://before.org/\nhttp://hidden.org/\n");
+    // Standard input is named too.
+    let o = d
+        .command()
+        .stdin(&b"see http://before.org/ \x00\x01http://hidden.org/"[..])
+        .run();
+    assert_eq!(stdout(&o), "http://before.org/\n");
+    assert!(
+        stderr(&o).contains("<stdin>: binary file: scanned up to its first NUL byte, at offset 23")
+    );
 }
 
 #[test]
