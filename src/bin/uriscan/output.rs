@@ -174,7 +174,7 @@ impl<'c, W: Write> Printer<'c, W> {
         }
         match input {
             Input::Stdin => self.out.write_all(b"<stdin>")?,
-            Input::Path(p) => self.out.write_all(&path_bytes(p))?,
+            Input::Path { path, .. } => self.out.write_all(&path_bytes(path))?,
         }
         if color {
             self.out.write_all(RESET)?;
@@ -213,7 +213,7 @@ impl<'c, W: Write> Printer<'c, W> {
     fn json(&mut self, input: &Input, r: &Record) -> io::Result<()> {
         let path = match input {
             Input::Stdin => Value::Null,
-            Input::Path(p) => json_path(p),
+            Input::Path { path, .. } => json_path(path),
         };
         let mut obj = json!({
             "path": path,
@@ -278,7 +278,7 @@ fn size(bytes: usize) -> String {
 pub fn display(input: &Input) -> String {
     match input {
         Input::Stdin => "<stdin>".to_string(),
-        Input::Path(p) => p.display().to_string(),
+        Input::Path { path, .. } => path.display().to_string(),
     }
 }
 

@@ -126,7 +126,7 @@ pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Even
             };
             scan_reader(io::stdin().lock(), cfg, how, send)
         }
-        Input::Path(path) => {
+        Input::Path { path, named } => {
             let doc = documents::kind_of(path, cfg).map(|kind| Document {
                 kind,
                 uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
@@ -135,7 +135,7 @@ pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Even
                 doc,
                 split,
                 regular: std::fs::metadata(path).is_ok_and(|m| m.is_file()),
-                named: cfg.paths.iter().any(|given| given == path),
+                named: *named,
             };
             open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, how, send))
         }
@@ -582,7 +582,10 @@ mod tests {
         let cfg = Args::parse_from(args).into_config().unwrap();
         let (mut bytes, mut uris) = (None, 0);
         scan(
-            &Input::Path(path.to_path_buf()),
+            &Input::Path {
+                path: path.to_path_buf(),
+                named: true,
+            },
             &cfg,
             split,
             &mut |event| match event {

@@ -15,8 +15,8 @@ use crate::messages;
 pub enum Input {
     /// Standard input.
     Stdin,
-    /// A file given or found.
-    Path(PathBuf),
+    /// A file named on the command line (`named`), or found by the walk.
+    Path { path: PathBuf, named: bool },
 }
 
 /// What the walk gives: the inputs, in order, and how many errors it met
@@ -47,7 +47,10 @@ pub fn inputs(paths: &[PathBuf], walk: &Walk) -> Result<Inputs> {
         } else if path.is_dir() {
             walk_dir(path, walk, &mut out)?;
         } else {
-            out.list.push(Input::Path(path.clone()));
+            out.list.push(Input::Path {
+                path: path.clone(),
+                named: true,
+            });
         }
     }
     Ok(out)
@@ -99,7 +102,11 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
         messages::error(&format!("{}: {reason}", path.display()));
     }
     out.errors += errors.len() as u64;
-    out.list.extend(files.into_iter().map(Input::Path));
+    out.list.extend(
+        files
+            .into_iter()
+            .map(|path| Input::Path { path, named: false }),
+    );
     Ok(())
 }
 
