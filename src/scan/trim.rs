@@ -14,11 +14,25 @@
 
 use crate::uri::table::{URI, URI_BUT_CLOSERS};
 
-/// The closing brackets that end a candidate they did not open in.
-const CLOSERS: [u8; 2] = [b')', b']'];
+/// The brackets of the cut rule: for `b`, the slot of its kind (0 for
+/// `()`, 1 for `[]`) and whether it opens. `{}` are no URI bytes.
+#[inline]
+fn bracket(b: u8) -> Option<(usize, Opens)> {
+    match b {
+        b'(' => Some((0, Opens::Yes)),
+        b'[' => Some((1, Opens::Yes)),
+        b')' => Some((0, Opens::No)),
+        b']' => Some((1, Opens::No)),
+        _ => None,
+    }
+}
 
-/// The opening partner of each of [`CLOSERS`].
-const OPENERS: [u8; 2] = [b'(', b'['];
+/// Whether a bracket opens or closes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Opens {
+    Yes,
+    No,
+}
 
 /// The run of URI bytes a bare candidate is read from, measured from
 /// its start ([`measure`]).
@@ -48,7 +62,7 @@ pub fn measure(bytes: &[u8]) -> Measured {
             has_close: false,
         };
     }
-    // Open `(` and `[` so far: the slots of `OPENERS` and `CLOSERS`.
+    // Open brackets so far, by slot (see `bracket`).
     let mut open = [0usize; 2];
     let mut has_close = false;
     for (i, &b) in bytes.iter().enumerate() {
@@ -56,11 +70,9 @@ pub fn measure(bytes: &[u8]) -> Measured {
             crate::work::examined(i + 1);
             return Measured { len: i, has_close };
         }
-        match b {
-            b'(' => open[0] += 1,
-            b'[' => open[1] += 1,
-            b')' | b']' => {
-                let slot = usize::from(b == b']');
+        match bracket(b) {
+            Some((slot, Opens::Yes)) => open[slot] += 1,
+            Some((slot, Opens::No)) => {
                 if open[slot] == 0 {
                     crate::work::examined(i + 1);
                     return Measured { len: i, has_close };
@@ -68,7 +80,7 @@ pub fn measure(bytes: &[u8]) -> Measured {
                 open[slot] -= 1;
                 has_close = true;
             }
-            _ => {}
+            None => {}
         }
     }
     crate::work::examined(bytes.len());
@@ -106,12 +118,13 @@ impl CloseTable {
             stack.clear();
         }
         for i in (0..run.len()).rev() {
-            let b = run[i];
-            if let Some(k) = CLOSERS.iter().position(|&c| c == b) {
-                self.stacks[k].push(i as u32);
-            } else if let Some(k) = OPENERS.iter().position(|&o| o == b) {
+            match bracket(run[i]) {
+                Some((slot, Opens::No)) => self.stacks[slot].push(i as u32),
                 // The nearest unmatched closer is this opener's partner.
-                self.stacks[k].pop();
+                Some((slot, Opens::Yes)) => {
+                    self.stacks[slot].pop();
+                }
+                None => {}
             }
             let nearest = self.stacks.iter().filter_map(|s| s.last().copied()).min();
             self.ends[i] = nearest.unwrap_or(len);
