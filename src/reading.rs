@@ -176,11 +176,13 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
                 continue;
             }
         }
-        // The run of bytes that agree, up to the next `&`.
+        // The run of bytes that agree, up to the next `&` (one here, which
+        // is no reference, agrees as any byte does).
         let run = source[i..]
             .iter()
             .zip(&decoded[j..])
-            .take_while(|(s, d)| s == d && (**s != b'&'))
+            .enumerate()
+            .take_while(|&(k, (s, d))| s == d && (k == 0 || *s != b'&'))
             .count();
         if run > 0 {
             piece(Piece::Copied {
@@ -189,15 +191,6 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
             });
             i += run;
             j += run;
-            continue;
-        }
-        if source[i] == b'&' && decoded[j] == b'&' {
-            piece(Piece::Copied {
-                out: j..j + 1,
-                from: i,
-            });
-            i += 1;
-            j += 1;
             continue;
         }
         // A backslash escape (Markdown's `\_`): the byte stands for both.
