@@ -99,7 +99,9 @@ pub use crate::scan::{
     Sink, DEFAULT_MAX_CANDIDATE_LEN,
 };
 pub use crate::span::Span;
-pub use crate::uri::{is_scheme, HostKind, ParseError, ParseErrorKind, ResolveError, UriRef};
+pub use crate::uri::{
+    is_scheme, HostKind, IriRef, ParseError, ParseErrorKind, ResolveError, UriRef,
+};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -10,10 +10,11 @@ mod common;
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::ops::Not;
 use std::path::Path;
 
 use serde_json::Value;
-use uriscan::{is_scheme, HostKind, UriRef};
+use uriscan::{is_scheme, HostKind, IriRef, UriRef};
 
 fn load(dir: &Path, file: &str, key: &str) -> Vec<Value> {
     let text = fs::read_to_string(dir.join(file)).expect(file);
@@ -179,6 +180,72 @@ fn parse_vectors() {
     }
     eprintln!("parse: checked components of {components_checked} references");
     compare("parse", cases.len(), failures);
+}
+
+/// The IRI parser against the IRI suites (oxiri, iri-string) on the
+/// non-ASCII cases they hold, and as a superset of the URI parser on every
+/// case: a valid URI-reference is a valid IRI-reference with the same
+/// components, and its URI is itself.
+#[test]
+fn iri_parse_vectors() {
+    let Some(dir) = common::shared("vectors") else {
+        return;
+    };
+    let cases = load(&dir, "combined_parse.json", "parse");
+    let (mut iri_cases, mut supersets) = (0, 0);
+    for case in &cases {
+        let input = case["input"].as_str().unwrap();
+        let rule = case["rule"].as_str().unwrap();
+        if let Ok(u) = UriRef::parse(input) {
+            let i = IriRef::parse(input).expect(input);
+            assert_eq!(
+                (
+                    u.scheme(),
+                    u.authority(),
+                    u.host_kind(),
+                    u.path(),
+                    u.query(),
+                    u.fragment()
+                ),
+                (
+                    i.scheme(),
+                    i.authority(),
+                    i.host_kind(),
+                    i.path(),
+                    i.query(),
+                    i.fragment()
+                ),
+                "{input:?}"
+            );
+            assert_eq!(i.to_uri(), input);
+            supersets += 1;
+        }
+        // oxiri's verdicts are on IRIs; iri-string's on its URI types, but
+        // the collection notes the inputs its IRI types accept.
+        let oxiri = case["source_verdicts"]["oxiri.json"].as_bool();
+        let iri_string = case["flags"].as_array().is_some_and(|f| {
+            f.iter().any(|f| {
+                f.as_str()
+                    .is_some_and(|f| f.contains("valid as IRI in source"))
+            })
+        });
+        let iri_verdict = oxiri.or(iri_string.then_some(true));
+        let (Some(want), true) = (iri_verdict, input.is_ascii().not()) else {
+            continue;
+        };
+        let got = match rule {
+            "URI" => IriRef::parse(input).is_ok_and(|i| i.is_absolute()),
+            _ => IriRef::parse(input).is_ok(),
+        };
+        assert_eq!(got, want, "{rule} {input:?}");
+        if let Ok(iri) = IriRef::parse(input) {
+            let uri = iri.to_uri();
+            assert!(UriRef::parse(&uri).is_ok(), "{input:?} -> {uri}");
+        }
+        iri_cases += 1;
+    }
+    eprintln!("iri: {iri_cases} IRI cases agree with their suites; {supersets} URIs are IRIs");
+    assert!(iri_cases >= 30, "the IRI cases are in the vectors");
 }
 
 #[test]

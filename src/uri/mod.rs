@@ -42,14 +42,17 @@
 
 mod error;
 mod host;
+mod iri;
 mod normalize;
 mod parse;
 mod percent;
 mod resolve;
 pub(crate) mod table;
+mod ucs;
 
 pub use self::error::{ParseError, ParseErrorKind};
 pub use self::host::HostKind;
+pub use self::iri::IriRef;
 pub use self::parse::is_scheme;
 pub use self::percent::percent_decode;
 pub use self::resolve::ResolveError;
@@ -86,6 +89,104 @@ struct Authority {
     port_start: Option<usize>,
     end: usize,
 }
+
+/// The accessors of a parsed reference's components, for [`UriRef`] and
+/// [`IriRef`] alike (both are `input` plus [`Meta`]).
+macro_rules! component_accessors {
+    () => {
+        /// The whole reference, as written.
+        #[inline]
+        pub fn as_str(&self) -> &'a str {
+            self.input
+        }
+
+        #[inline]
+        fn slice(&self, start: usize, end: usize) -> &'a str {
+            &self.input[start..end]
+        }
+
+        /// The scheme, without its `:`; `None` for a relative reference.
+        #[inline]
+        pub fn scheme(&self) -> Option<&'a str> {
+            self.meta.scheme_end.map(|end| self.slice(0, end))
+        }
+
+        /// The authority, without its leading `//`; `None` when there is no `//`.
+        #[inline]
+        pub fn authority(&self) -> Option<&'a str> {
+            self.meta.authority.map(|a| self.slice(a.start, a.end))
+        }
+
+        /// The userinfo, without its `@`; `None` when there is no `@`.
+        #[inline]
+        pub fn userinfo(&self) -> Option<&'a str> {
+            let a = self.meta.authority?;
+            a.userinfo_end.map(|at| self.slice(a.start, at))
+        }
+
+        /// The host as written (an IP-literal with its brackets); `None` when
+        /// there is no authority, `Some("")` for an empty reg-name.
+        #[inline]
+        pub fn host(&self) -> Option<&'a str> {
+            self.meta.authority.map(|a| self.slice(a.host.0, a.host.1))
+        }
+
+        /// Which rule the host matched; `None` when there is no authority.
+        #[inline]
+        pub fn host_kind(&self) -> Option<HostKind> {
+            self.meta.authority.map(|a| a.host_kind)
+        }
+
+        /// The port as written: digits, possibly none, possibly more than fit
+        /// in a `u16`. `None` when there is no `:` after the host.
+        #[inline]
+        pub fn port(&self) -> Option<&'a str> {
+            let a = self.meta.authority?;
+            a.port_start.map(|p| self.slice(p, a.end))
+        }
+
+        /// The port as a number, when it is present, not empty and fits a `u16`.
+        pub fn port_number(&self) -> Option<u16> {
+            self.port()?.parse().ok()
+        }
+
+        /// The path, possibly empty; never absent.
+        #[inline]
+        pub fn path(&self) -> &'a str {
+            self.slice(self.meta.path.0, self.meta.path.1)
+        }
+
+        /// The query, without its `?`; `None` when there is no `?`.
+        #[inline]
+        pub fn query(&self) -> Option<&'a str> {
+            let start = self.meta.query_start?;
+            let end = self.meta.fragment_start.map_or(self.input.len(), |f| f - 1);
+            Some(self.slice(start, end))
+        }
+
+        /// The fragment, without its `#`; `None` when there is no `#`.
+        #[inline]
+        pub fn fragment(&self) -> Option<&'a str> {
+            self.meta
+                .fragment_start
+                .map(|f| self.slice(f, self.input.len()))
+        }
+
+        /// Returns true if and only if the reference has a scheme (it is a `URI`).
+        #[inline]
+        pub fn is_absolute(&self) -> bool {
+            self.meta.scheme_end.is_some()
+        }
+
+        /// Returns true if and only if the reference has no scheme (it is a
+        /// `relative-ref`).
+        #[inline]
+        pub fn is_relative(&self) -> bool {
+            !self.is_absolute()
+        }
+    };
+}
+pub(crate) use component_accessors;
 
 /// A parsed URI-reference: a view of the input with its component offsets.
 ///
@@ -130,7 +231,7 @@ impl<'a> UriRef<'a> {
     /// assert_eq!(err.to_string(), "invalid port at byte 20");
     /// ```
     pub fn parse(input: &'a str) -> Result<UriRef<'a>, ParseError> {
-        let meta = parse::uri_reference(input.as_bytes())?;
+        let meta = parse::uri_reference::<false>(input.as_bytes())?;
         Ok(UriRef { input, meta })
     }
 
@@ -143,7 +244,7 @@ impl<'a> UriRef<'a> {
     ///
     /// As [`UriRef::parse`].
     pub fn parse_bytes(input: &'a [u8]) -> Result<UriRef<'a>, ParseError> {
-        let meta = parse::uri_reference(input)?;
+        let meta = parse::uri_reference::<false>(input)?;
         // INVARIANT: the grammar admits only ASCII bytes, so a successful
         // parse proves the input is UTF-8 and this never fails.
         let input = std::str::from_utf8(input).map_err(|e| ParseError {
@@ -153,96 +254,7 @@ impl<'a> UriRef<'a> {
         Ok(UriRef { input, meta })
     }
 
-    /// The whole reference, as written.
-    #[inline]
-    pub fn as_str(&self) -> &'a str {
-        self.input
-    }
-
-    #[inline]
-    fn slice(&self, start: usize, end: usize) -> &'a str {
-        &self.input[start..end]
-    }
-
-    /// The scheme, without its `:`; `None` for a relative reference.
-    #[inline]
-    pub fn scheme(&self) -> Option<&'a str> {
-        self.meta.scheme_end.map(|end| self.slice(0, end))
-    }
-
-    /// The authority, without its leading `//`; `None` when there is no `//`.
-    #[inline]
-    pub fn authority(&self) -> Option<&'a str> {
-        self.meta.authority.map(|a| self.slice(a.start, a.end))
-    }
-
-    /// The userinfo, without its `@`; `None` when there is no `@`.
-    #[inline]
-    pub fn userinfo(&self) -> Option<&'a str> {
-        let a = self.meta.authority?;
-        a.userinfo_end.map(|at| self.slice(a.start, at))
-    }
-
-    /// The host as written (an IP-literal with its brackets); `None` when
-    /// there is no authority, `Some("")` for an empty reg-name.
-    #[inline]
-    pub fn host(&self) -> Option<&'a str> {
-        self.meta.authority.map(|a| self.slice(a.host.0, a.host.1))
-    }
-
-    /// Which rule the host matched; `None` when there is no authority.
-    #[inline]
-    pub fn host_kind(&self) -> Option<HostKind> {
-        self.meta.authority.map(|a| a.host_kind)
-    }
-
-    /// The port as written: digits, possibly none, possibly more than fit
-    /// in a `u16`. `None` when there is no `:` after the host.
-    #[inline]
-    pub fn port(&self) -> Option<&'a str> {
-        let a = self.meta.authority?;
-        a.port_start.map(|p| self.slice(p, a.end))
-    }
-
-    /// The port as a number, when it is present, not empty and fits a `u16`.
-    pub fn port_number(&self) -> Option<u16> {
-        self.port()?.parse().ok()
-    }
-
-    /// The path, possibly empty; never absent.
-    #[inline]
-    pub fn path(&self) -> &'a str {
-        self.slice(self.meta.path.0, self.meta.path.1)
-    }
-
-    /// The query, without its `?`; `None` when there is no `?`.
-    #[inline]
-    pub fn query(&self) -> Option<&'a str> {
-        let start = self.meta.query_start?;
-        let end = self.meta.fragment_start.map_or(self.input.len(), |f| f - 1);
-        Some(self.slice(start, end))
-    }
-
-    /// The fragment, without its `#`; `None` when there is no `#`.
-    #[inline]
-    pub fn fragment(&self) -> Option<&'a str> {
-        self.meta
-            .fragment_start
-            .map(|f| self.slice(f, self.input.len()))
-    }
-
-    /// Returns true if and only if the reference has a scheme (it is a `URI`).
-    #[inline]
-    pub fn is_absolute(&self) -> bool {
-        self.meta.scheme_end.is_some()
-    }
-
-    /// Returns true if and only if the reference has no scheme (it is a
-    /// `relative-ref`).
-    #[inline]
-    pub fn is_relative(&self) -> bool {
-        !self.is_absolute()
-    }
+    component_accessors!();
 }
 
 impl std::fmt::Display for UriRef<'_> {

@@ -1,46 +1,51 @@
 //! Recursive descent over the Appendix A grammar, one function per rule.
 //!
 //! The parser makes one forward pass, never allocates and never panics: it
-//! works on bytes and accepts only ASCII, so a successful parse proves the
-//! input is valid UTF-8.
+//! works on bytes. As a URI parser (`IRI = false`) it accepts only ASCII;
+//! as an IRI parser (RFC 3987, `IRI = true`) it accepts, where the URI
+//! grammar has `unreserved`, a whole UTF-8 `ucschar` (and in the query an
+//! `iprivate`) too ([`super::ucs`]). Either way a successful parse proves
+//! the input is valid UTF-8.
 
 use super::error::{ParseError, ParseErrorKind as Kind};
 use super::host::{is_ipv4, is_ipv6, is_ipvfuture, HostKind};
 use super::table::{is_hex, Table, PATH, QUERY, SCHEME, USERINFO};
+use super::ucs;
 use super::{Authority, Meta};
 
-/// Parses a `URI-reference` into component offsets.
+/// Parses a `URI-reference` (with `IRI`, an `IRI-reference`: the same
+/// rules, with the `i` rules' characters) into component offsets.
 ///
 /// ```text
 /// URI-reference = URI / relative-ref
 /// URI           = scheme ":" hier-part [ "?" query ] [ "#" fragment ]
 /// relative-ref  = relative-part [ "?" query ] [ "#" fragment ]
 /// ```
-pub(super) fn uri_reference(s: &[u8]) -> Result<Meta, ParseError> {
+pub(super) fn uri_reference<const IRI: bool>(s: &[u8]) -> Result<Meta, ParseError> {
     let scheme_end = scheme(s);
     let mut i = scheme_end.map_or(0, |end| end + 1);
 
     // hier-part / relative-part: "//" authority path-abempty, or a path alone.
     let authority = if s[i..].starts_with(b"//") {
-        let a = authority(s, i + 2)?;
+        let a = authority::<IRI>(s, i + 2)?;
         i = a.end;
         Some(a)
     } else {
         None
     };
     let path_start = i;
-    i = path(s, i, authority.is_none() && scheme_end.is_none())?;
+    i = path::<IRI>(s, i, authority.is_none() && scheme_end.is_none())?;
     let path_end = i;
 
     let query_start = if s.get(i) == Some(&b'?') {
-        i = component(s, i + 1, &QUERY, b"#", Kind::Query)?;
+        i = component::<IRI>(s, i + 1, (&QUERY, true), b"#", Kind::Query)?;
         Some(path_end + 1)
     } else {
         None
     };
     let fragment_start = if s.get(i) == Some(&b'#') {
         let start = i + 1;
-        i = component(s, start, &QUERY, b"", Kind::Fragment)?;
+        i = component::<IRI>(s, start, (&QUERY, false), b"", Kind::Fragment)?;
         Some(start)
     } else {
         None
@@ -93,14 +98,14 @@ pub fn is_scheme(s: &[u8]) -> bool {
 /// One pass with the userinfo class (a superset of reg-name, port digits
 /// and `:`) finds where the userinfo or the host-and-port ends; the host and
 /// port are then told apart at their first `:`.
-fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
-    let mut i = run(s, start, &USERINFO)?;
+fn authority<const IRI: bool>(s: &[u8], start: usize) -> Result<Authority, ParseError> {
+    let mut i = run::<IRI>(s, start, (&USERINFO, false))?;
     let userinfo_end = if s.get(i) == Some(&b'@') {
         let at = i;
         i = if s.get(at + 1) == Some(&b'[') {
             at + 1
         } else {
-            run(s, at + 1, &USERINFO)?
+            run::<IRI>(s, at + 1, (&USERINFO, false))?
         };
         Some(at)
     } else {
@@ -109,7 +114,7 @@ fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
     let host_start = userinfo_end.map_or(start, |at| at + 1);
     let (host_end, host_kind) = if i == host_start && s.get(i) == Some(&b'[') {
         let (end, kind) = ip_literal(s, host_start)?;
-        i = run(s, end, &USERINFO)?;
+        i = run::<IRI>(s, end, (&USERINFO, false))?;
         if i > end && s[end] != b':' {
             return Err(error(end, Kind::Host));
         }
@@ -163,18 +168,27 @@ fn authority(s: &[u8], start: usize) -> Result<Authority, ParseError> {
     })
 }
 
-/// Skips `table` bytes and valid percent-encodings from `i`; returns the
-/// offset of the first other byte (or the end).
+/// What a component may hold as itself: its ASCII bytes, and (for an IRI)
+/// whether `iprivate` characters too.
+type Class<'t> = (&'t Table, bool);
+
+/// Skips `class` bytes (for an IRI, characters) and valid
+/// percent-encodings from `i`; returns the offset of the first other byte
+/// (or the end).
 #[inline]
-fn run(s: &[u8], i: usize, table: &Table) -> Result<usize, ParseError> {
+fn run<const IRI: bool>(s: &[u8], i: usize, class: Class<'_>) -> Result<usize, ParseError> {
     let from = i;
-    let result = run_from(s, i, table);
+    let result = run_from::<IRI>(s, i, class);
     crate::work::examined(result.unwrap_or_else(|e| e.index) + 1 - from);
     result
 }
 
 #[inline]
-fn run_from(s: &[u8], mut i: usize, table: &Table) -> Result<usize, ParseError> {
+fn run_from<const IRI: bool>(
+    s: &[u8],
+    mut i: usize,
+    (table, private): Class<'_>,
+) -> Result<usize, ParseError> {
     while i < s.len() {
         let b = s[i];
         if table.contains(b) {
@@ -184,6 +198,11 @@ fn run_from(s: &[u8], mut i: usize, table: &Table) -> Result<usize, ParseError> 
                 return Err(error(i, Kind::PercentEncoding));
             }
             i += 3;
+        } else if IRI && b >= 0x80 {
+            match ucs::decode(&s[i..]) {
+                Some((c, len)) if ucs::is_iri_char(c, private) => i += len,
+                _ => break,
+            }
         } else {
             break;
         }
@@ -235,8 +254,8 @@ fn ip_literal(s: &[u8], start: usize) -> Result<(usize, HostKind), ParseError> {
 /// leading `//`, so only `path-noscheme` needs a rule of its own: its first
 /// segment has no `:`. Returns the offset where the path ends (`?`, `#` or
 /// the end of input).
-fn path(s: &[u8], start: usize, noscheme: bool) -> Result<usize, ParseError> {
-    let end = component(s, start, &PATH, b"?#", Kind::Path)?;
+fn path<const IRI: bool>(s: &[u8], start: usize, noscheme: bool) -> Result<usize, ParseError> {
+    let end = component::<IRI>(s, start, (&PATH, false), b"?#", Kind::Path)?;
     if noscheme {
         let first_segment = s[start..end].split(|&b| b == b'/').next().unwrap_or(&[]);
         if let Some(colon) = first_segment.iter().position(|&b| b == b':') {
@@ -246,17 +265,17 @@ fn path(s: &[u8], start: usize, noscheme: bool) -> Result<usize, ParseError> {
     Ok(end)
 }
 
-/// Checks `s[start..]` against `table` (plus `pct-encoded`) up to the first
-/// byte in `stops` (or the end), and returns where it stopped.
+/// Checks `s[start..]` against `class` (plus `pct-encoded`) up to the
+/// first byte in `stops` (or the end), and returns where it stopped.
 #[inline]
-fn component(
+fn component<const IRI: bool>(
     s: &[u8],
     start: usize,
-    table: &Table,
+    class: Class<'_>,
     stops: &[u8],
     kind: Kind,
 ) -> Result<usize, ParseError> {
-    let i = run(s, start, table)?;
+    let i = run::<IRI>(s, start, class)?;
     match s.get(i) {
         Some(b) if !stops.contains(b) => Err(error(i, kind)),
         _ => Ok(i),
