@@ -101,16 +101,16 @@ impl<'a> IriRef<'a> {
         if self.is_uri() {
             return Cow::Borrowed(self.input);
         }
-        let idna = self.to_uri_with(true);
+        let idna = self.mapped(true);
         // IDNA output is letters, digits, `-` and `.`: a reg-name. Should
         // it ever not be, the general rule still gives a URI.
         if UriRef::parse(&idna).is_ok() {
             return Cow::Owned(idna);
         }
-        Cow::Owned(self.to_uri_with(false))
+        Cow::Owned(self.mapped(false))
     }
 
-    fn to_uri_with(&self, idna: bool) -> String {
+    fn mapped(&self, idna: bool) -> String {
         let mut out = String::with_capacity(self.input.len() * 3);
         let scheme = self.scheme().map(str::to_ascii_lowercase);
         let dns_host = idna
