@@ -4,7 +4,7 @@
 mod common;
 
 use proptest::prelude::*;
-use uriscan::{Found, Scanner, UriRef};
+use uriscan::{Found, IriRef, Scanner, UriRef};
 
 /// Strings made mostly of URI bytes, with a scheme-like start half the time.
 fn uri_like() -> impl Strategy<Value = String> {
@@ -117,13 +117,18 @@ proptest! {
         for f in &slice {
             prop_assert!(UriRef::parse(f.as_str()).is_ok(), "{:?}", f.as_str());
             let span = &text[f.span().range()];
+            // What was written: the IRI, when the URI is its mapping.
+            let written = f.iri().unwrap_or(f.as_str()).as_bytes();
+            if let Some(iri) = f.iri() {
+                prop_assert_eq!(IriRef::parse(iri).unwrap().to_uri(), f.as_str());
+            }
             if f.is_wrapped() {
                 // The URI's bytes appear in order within its span.
                 let mut rest = span.iter();
-                prop_assert!(f.as_bytes().iter().all(|b| rest.any(|s| s == b)));
-                prop_assert_eq!(span.first(), f.as_bytes().first());
+                prop_assert!(written.iter().all(|b| rest.any(|s| s == b)));
+                prop_assert_eq!(span.first(), written.first());
             } else if !f.has_hyphen_break() {
-                prop_assert_eq!(span, f.as_bytes());
+                prop_assert_eq!(span, written);
             }
         }
     }

@@ -6,7 +6,7 @@
 
 mod common;
 
-use uriscan::{Delimiter, Found, HyphenMode, Scanner};
+use uriscan::{Delimiter, Found, HyphenMode, IriMode, Scanner};
 
 /// Removes the `|` markers; returns the text and the marked spans.
 fn unmark(marked: &str) -> (String, Vec<(usize, usize)>) {
@@ -218,7 +218,11 @@ fn rule4_bare_uris_and_punctuation() {
     );
     t!("can...|http://bit.ly/x|", ["http://bit.ly/x"]);
     t!("post.|https://x.org/|", ["https://x.org/"]);
-    t!("日本語|http://example.jp/|パスです", ["http://example.jp/"]);
+    // Letters glued after a URI belong to it (an IRI, see rule 7).
+    t!(
+        "日本語|http://example.jp/パスです|",
+        ["http://example.jp/%E3%83%91%E3%82%B9%E3%81%A7%E3%81%99"]
+    );
     t!("「|http://example.jp/a|」。", ["http://example.jp/a"]);
     t!(
         "全角\u{3000}|http://example.jp/a|\u{3000}です",
@@ -567,4 +571,159 @@ fn scanner_is_built_once_and_shared() {
         })
         .collect();
     assert!(handles.into_iter().all(|h| h.join().unwrap() == 1));
+}
+
+/// Issue 12's table, every row: what a user sees on text as people write
+/// it (log fields, IRIs, brackets, quotes, scheme shapes).
+#[test]
+fn text_as_people_write_it() {
+    t!("referer:|https://example.com/a|", ["https://example.com/a"]);
+    t!("Homepage:|https://x.org/c|", ["https://x.org/c"]);
+    t!(
+        "src:|http://a.b/c| dst:|ftp://d.e/f|",
+        ["http://a.b/c", "ftp://d.e/f"]
+    );
+    t!("|http://müller.de/x|", ["http://xn--mller-kva.de/x"]);
+    t!(
+        "見て |http://例え.jp/パス|。",
+        ["http://xn--r8jz45g.jp/%E3%83%91%E3%82%B9"]
+    );
+    t!(
+        "|https://ja.wikipedia.org/wiki/東京| です",
+        ["https://ja.wikipedia.org/wiki/%E6%9D%B1%E4%BA%AC"]
+    );
+    t!(
+        "(|http://one.org/|)(|http://two.org/|)",
+        ["http://one.org/", "http://two.org/"]
+    );
+    t!("|http://example.org/|]()", ["http://example.org/"]);
+    t!(
+        "|http://foo.com/blah_blah_'singlequoted'|",
+        ["http://foo.com/blah_blah_'singlequoted'"]
+    );
+    t!("http://#", []);
+    t!(
+        "[![b](|https://a.org/b.svg|)](|https://c.org/|)",
+        ["https://a.org/b.svg", "https://c.org/"]
+    );
+    t!("[x]:|https://a.org/b|", ["https://a.org/b"]);
+    t!("svn:mergeinfo pop:2 ws:)-.25 http:443-", []);
+}
+
+/// A URI written with non-ASCII characters is read whole, up to a space
+/// or a mark of punctuation of any script, and is an IRI: never cut at
+/// its first non-ASCII character into a shorter URI.
+#[test]
+fn iris_are_read_whole_and_mapped_to_uris() {
+    let found = t!(
+        "|http://müller.de/straße| ok",
+        ["http://xn--mller-kva.de/stra%C3%9Fe"]
+    );
+    assert_eq!(found[0].iri(), Some("http://müller.de/straße"));
+    let found = t!("|http://x.org/|", ["http://x.org/"]);
+    assert_eq!(found[0].iri(), None, "written in ASCII");
+    // Japanese punctuation, full-width brackets, NBSP, ideographic space,
+    // curly quotes and bidi controls end an IRI; letters glued to it do
+    // not (Japanese writes no space after a URI).
+    t!(
+        "「|http://例え.jp/a|」、（|http://例え.jp/b|）\u{3000}“|http://x.org/ü|”",
+        [
+            "http://xn--r8jz45g.jp/a",
+            "http://xn--r8jz45g.jp/b",
+            "http://x.org/%C3%BC"
+        ]
+    );
+    t!(
+        "|http://x.org/a|\u{a0}b |http://x.org/ü|\u{200f} |http://x.org/é|…",
+        [
+            "http://x.org/a",
+            "http://x.org/%C3%BC",
+            "http://x.org/%C3%A9"
+        ]
+    );
+    t!(
+        "詳細は|http://x.jp/を参照|",
+        ["http://x.jp/%E3%82%92%E5%8F%82%E7%85%A7"]
+    );
+    // Inside brackets and quotes too, wrapped or not.
+    t!(
+        "<|http://例え.jp/パス/\n  次|> \"|https://ü.de/ä|\"",
+        [
+            "http://xn--r8jz45g.jp/%E3%83%91%E3%82%B9/%E6%AC%A1",
+            "https://xn--tda.de/%C3%A4"
+        ]
+    );
+    // Text in another encoding, read undecoded, ends a URI as a space does.
+    check(
+        &Scanner::new(),
+        "|http://x.org/caf|\u{fffd}",
+        &["http://x.org/caf"],
+    );
+    let latin1 = b"see http://x.org/caf\xe9 ok";
+    let uris: Vec<_> = Scanner::new()
+        .find_iter(latin1)
+        .map(|f| f.as_str().to_string())
+        .collect();
+    assert_eq!(uris, ["http://x.org/caf"]);
+}
+
+#[test]
+fn iri_modes_keep_or_refuse_what_was_written() {
+    let keep = Scanner::builder().iri(IriMode::Keep).build();
+    check(
+        &keep,
+        "見て |http://例え.jp/パス|。",
+        &["http://例え.jp/パス"],
+    );
+    let off = Scanner::builder().iri(IriMode::Off).build();
+    check(
+        &off,
+        "見て http://例え.jp/パス。 |http://x.org/|",
+        &["http://x.org/"],
+    );
+    check(&off, "http://müller.de/x", &[]);
+    let off_invalid = Scanner::builder()
+        .iri(IriMode::Off)
+        .report_invalid(true)
+        .build();
+    let found = check(
+        &off_invalid,
+        "|http://müller.de/x|",
+        &["http://müller.de/x"],
+    );
+    let error = found[0].error().expect("reported as invalid");
+    assert_eq!(
+        (error.index(), error.to_string()),
+        (8, "invalid character in host at byte 8".to_string())
+    );
+    // In IRI modes, a candidate that is not an IRI is not cut either.
+    let invalid = Scanner::builder().report_invalid(true).build();
+    let found = check(&invalid, "|http://x:1ü/|", &["http://x:1ü/"]);
+    assert_eq!(found[0].error().map(|e| e.index()), Some(10));
+}
+
+/// Curly quotes, guillemets and CJK corner brackets delimit as `"..."`
+/// does: the URI is read on to the closing mark, punctuation and all.
+#[test]
+fn typographic_quotes_delimit_as_double_quotes_do() {
+    for marked in [
+        "see “|http://x.org/a.|” now",
+        "see ‘|http://x.org/a.|’ now",
+        "voir «|http://x.org/a.|» ici",
+        "siehe „|http://x.org/a.|“ hier",
+        "「|http://x.org/a.|」を見て",
+        "『|http://x.org/a.|』",
+    ] {
+        let found = check(&Scanner::new(), marked, &["http://x.org/a."]);
+        assert_eq!(found[0].delimiter(), Delimiter::Quote, "{marked}");
+    }
+    // Not closed by its own mark: read by the bare rules.
+    let found = check(&Scanner::new(), "“|http://x.org/a|.", &["http://x.org/a"]);
+    assert_eq!(found[0].delimiter(), Delimiter::None);
+    // The hyphen rule holds inside them too.
+    check(
+        &Scanner::new(),
+        "“|http://www.kernel-\n   notes.org|”",
+        &["http://www.kernel-notes.org"],
+    );
 }

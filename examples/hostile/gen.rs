@@ -267,6 +267,25 @@ pub fn shapes(len: u64) -> Vec<Case> {
             per_unit(1),
         ),
         shape(
+            "glued-iri",
+            "`http://ü.de/東` x 5,000 then `%zz `: one run of IRIs, each failing",
+            glued("http://ü.de/東", 5_000, "%zz "),
+            Expect::Nothing,
+        ),
+        shape(
+            "glued-iri-port",
+            "`http://a:1ü/` x 6,000 (a port with a letter) then a space",
+            glued("http://a:1ü/", 6_000, " "),
+            Expect::Nothing,
+        ),
+        shape(
+            "japanese-text",
+            "Japanese prose with an IRI, a URI and full-width punctuation",
+            "見て http://例え.jp/パス。詳細はhttps://ja.wikipedia.org/wiki/東京を参照（http://x.org/）、\n"
+                .to_string(),
+            per_unit(3),
+        ),
+        shape(
             "url-runs",
             "`URL:` x 10,000 then a URI",
             glued("URL:", 10_000, "http://a/ <URL:URL:http://b/>\n"),

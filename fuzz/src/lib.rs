@@ -7,7 +7,10 @@
 
 use std::io;
 
-use uriscan::{Delimiter, Found, HostKind, HyphenMode, ParseError, Scanner, Sink, Span, UriRef};
+use uriscan::{
+    Delimiter, Found, HostKind, HyphenMode, IriMode, IriRef, ParseError, Scanner, Sink, Span,
+    UriRef,
+};
 
 const BASE: &str = "http://a/b/c/d;p?q";
 const REFS: &[&str] = &[
@@ -206,6 +209,8 @@ pub fn check_parse_diff(data: &[u8]) {
 pub struct Record {
     /// [`Found::as_str`].
     pub text: String,
+    /// [`Found::iri`].
+    pub iri: Option<String>,
     /// [`Found::span`].
     pub span: Span,
     /// [`Found::line`].
@@ -229,6 +234,7 @@ impl Record {
     pub fn of(found: &Found<'_>) -> Record {
         Record {
             text: found.as_str().to_owned(),
+            iri: found.iri().map(str::to_owned),
             span: found.span(),
             line: found.line(),
             column: found.column(),
@@ -317,18 +323,25 @@ pub fn scan_slice(scanner: &Scanner, haystack: &[u8]) -> Vec<Event> {
 
 /// Builds a scanner from the bits of `cfg`: bit 0 `any_scheme`, bit 1
 /// `report_invalid`, bits 2-3 the hyphen mode, bit 4 the smallest
-/// `max_candidate_len` (256, so that short inputs reach the limit).
+/// `max_candidate_len` (256, so that short inputs reach the limit), bits
+/// 5-6 the IRI mode.
 pub fn scanner_for(cfg: u8) -> Scanner {
     let hyphen = match (cfg >> 2) & 3 {
         1 => HyphenMode::Drop,
         2 => HyphenMode::Both,
         _ => HyphenMode::Keep,
     };
+    let iri = match (cfg >> 5) & 3 {
+        1 => IriMode::Keep,
+        2 => IriMode::Off,
+        _ => IriMode::Uri,
+    };
     let mut builder = Scanner::builder();
     builder
         .any_scheme(cfg & 1 != 0)
         .report_invalid(cfg & 2 != 0)
-        .hyphen(hyphen);
+        .hyphen(hyphen)
+        .iri(iri);
     if cfg & 16 != 0 {
         builder.max_candidate_len(256);
     }
@@ -337,7 +350,8 @@ pub fn scanner_for(cfg: u8) -> Scanner {
 
 /// Checks what one find claims about `haystack`:
 ///
-/// - a valid find parses as an absolute URI; an invalid one (only with
+/// - a valid find parses as an absolute URI (with `Found::iri`, the URI of
+///   that IRI, or the IRI itself); an invalid one (only with
 ///   `report_invalid`) fails to parse;
 /// - its span is a non-empty range inside the haystack; when nothing was
 ///   removed (no `wrapped`, `url_prefix` or `hyphen_break` flag) the span's
@@ -348,13 +362,23 @@ pub fn scanner_for(cfg: u8) -> Scanner {
 pub fn check_found(haystack: &[u8], r: &Record) {
     match r.error {
         None => {
-            let uri = UriRef::parse(&r.text)
+            let iri = IriRef::parse(&r.text)
                 .unwrap_or_else(|e| panic!("reported {:?} does not parse: {e}", r.text));
             assert!(
-                uri.is_absolute(),
+                iri.is_absolute(),
                 "reported relative reference {:?}",
                 r.text
             );
+            if let Some(written) = &r.iri {
+                let mapped = IriRef::parse(written).expect("an IRI as written").to_uri();
+                assert!(
+                    r.text == mapped || r.text == *written,
+                    "{:?} is neither {written:?} nor its URI",
+                    r.text
+                );
+            } else {
+                assert!(r.text.is_ascii(), "{:?} is not a URI", r.text);
+            }
         }
         Some(_) => assert!(
             UriRef::parse(&r.text).is_err(),
@@ -369,7 +393,7 @@ pub fn check_found(haystack: &[u8], r: &Record) {
         haystack.len()
     );
     let claimed = &haystack[start..end];
-    let text = r.text.as_bytes();
+    let text = r.iri.as_deref().unwrap_or(&r.text).as_bytes();
     if !r.wrapped && !r.url_prefix && !r.hyphen_break {
         assert_eq!(claimed, text, "span {start}..{end} is not {:?}", r.text);
     } else {

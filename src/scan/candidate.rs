@@ -16,14 +16,15 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use super::chars;
 use super::core::{Core, Emit, NeedMore, Report, Window, LOOKBACK};
 use super::schemes::Scheme;
 use super::trim::{self, trimmed_len};
 use super::unwrap::{self, Angle, Unwrapped};
-use super::{Delimiter, Found, HyphenMode};
+use super::{Delimiter, Found, HyphenMode, IriMode};
 use crate::span::Span;
 use crate::uri::table::URI;
-use crate::uri::{ParseError, UriRef};
+use crate::uri::{IriRef, ParseError, UriRef};
 
 /// The candidate being read: its scheme, in its window.
 pub(super) struct Candidate<'w, 'h> {
@@ -34,16 +35,31 @@ pub(super) struct Candidate<'w, 'h> {
 /// What bounds a candidate, found by looking before its scheme.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Around {
-    Angle { url_prefix: bool },
-    Quote,
+    Angle {
+        url_prefix: bool,
+    },
+    /// A quotation mark, closed by these bytes.
+    Quote(&'static [u8]),
     None,
 }
 
+/// The quotation marks that delimit as `"..."` does: each opener, and its
+/// closer.
+const QUOTES: [(&str, &str); 7] = [
+    ("\"", "\""),
+    ("\u{201C}", "\u{201D}"), // “…”
+    ("\u{2018}", "\u{2019}"), // ‘…’
+    ("\u{AB}", "\u{BB}"),     // «…»
+    ("\u{300C}", "\u{300D}"), // 「…」
+    ("\u{300E}", "\u{300F}"), // 『…』
+    ("\u{201E}", "\u{201C}"), // „…“
+];
+
 /// How a candidate that follows a `"` ends ([`Core::quoted_end`]).
 enum QuotedEnd {
-    /// At a `"`, on its own line, at this offset of the window.
+    /// At its closing mark, on its own line, at this offset of the window.
     Quote(usize),
-    /// At a `"`, over lines broken after a `-`.
+    /// At its closing mark, over lines broken after a `-`.
     Wrapped(Unwrapped),
     /// Not at a `"`: it is read as a bare candidate.
     None,
@@ -91,14 +107,19 @@ impl<'h> Candidate<'_, 'h> {
         end <= self.scheme.colon + 1 + 2 * usize::from(self.scheme.slashes)
     }
 
-    /// Stage 1: looks before the scheme for `"`, or for `<` with optional
-    /// whitespace and an optional `URL:` prefix between.
+    /// Stage 1: looks before the scheme for a quotation mark ([`QUOTES`]),
+    /// or for `<` with optional whitespace and an optional `URL:` prefix
+    /// between.
     fn delimiter(&self) -> Around {
         let hay = self.win.hay;
         let start = self.start();
         let floor = self.scheme.colon.saturating_sub(LOOKBACK);
-        if start > floor && hay[start - 1] == b'"' {
-            return Around::Quote;
+        let before = &hay[floor.min(start)..start];
+        if let Some((_, close)) = QUOTES
+            .iter()
+            .find(|(open, _)| before.ends_with(open.as_bytes()))
+        {
+            return Around::Quote(close.as_bytes());
         }
         let skip_space = |mut i: usize| {
             while i > floor && matches!(hay[i - 1], b' ' | b'\t' | b'\r' | b'\n') {
@@ -139,12 +160,11 @@ impl Core<'_> {
                 }
             }
         }
-        let delimiter = if around == Around::Quote {
-            Delimiter::Quote
-        } else {
-            Delimiter::None
+        let close_quote = match around {
+            Around::Quote(close) => Some(close),
+            _ => None,
         };
-        self.read_bare(&c, delimiter, emit)
+        self.read_bare(&c, close_quote, emit)
     }
 
     /// Stage 2: the inside of `<...>`. Returns where to resume when the
@@ -234,20 +254,31 @@ impl Core<'_> {
         let mut texts = Vec::with_capacity(readings.len());
         for &keep_hyphens in readings {
             let (text, span) = u.reading(c.win.hay, keep_hyphens);
-            let rest_start = c.scheme.colon + 1 - c.start();
-            let valid = !c.is_empty_after_scheme(c.start() + text.len())
-                && UriRef::parse_bytes(&text).is_ok()
-                && c.scheme.accepts(
-                    c.name(),
-                    &text[rest_start..],
-                    &mut |b| memchr::memchr(b, &text[rest_start..]).is_some(),
-                    self.scanner.config.any_scheme,
-                );
             crate::work::examined(text.len());
-            if !valid {
+            if c.is_empty_after_scheme(c.start() + text.len()) {
                 return false;
             }
-            texts.push((text, span));
+            let rest_start = c.scheme.colon + 1 - c.start();
+            let shaped = |valid: &Valid<'_>| {
+                let rest = &valid.written().as_bytes()[rest_start..];
+                c.scheme.accepts(
+                    c.name(),
+                    rest,
+                    &mut |b| memchr::memchr(b, rest).is_some(),
+                    self.scanner.config.any_scheme,
+                )
+            };
+            let valid = match text {
+                Cow::Borrowed(b) => parse(b, self.scanner.config.iri).ok().filter(shaped),
+                Cow::Owned(ref v) => parse(v, self.scanner.config.iri)
+                    .ok()
+                    .filter(shaped)
+                    .map(Valid::into_owned),
+            };
+            let Some(valid) = valid else {
+                return false;
+            };
+            texts.push((valid, span));
         }
         let flags = Flags {
             delimiter,
@@ -255,22 +286,19 @@ impl Core<'_> {
             url_prefix,
             hyphen_break: hyphen,
         };
-        for (text, span) in texts {
-            let text = match text {
-                Cow::Borrowed(b) => Cow::Borrowed(ascii(b)),
-                Cow::Owned(v) => Cow::Owned(String::from_utf8(v).expect("a parsed URI is ASCII")),
-            };
-            self.report(c.win, span, text, flags, None, emit);
+        for (valid, span) in texts {
+            self.report(c.win, span, valid, flags, None, emit);
         }
         true
     }
 
-    /// Stage 3: a bare (or quoted) candidate, a run of URI bytes: measured
-    /// once per run, then trimmed.
+    /// Stage 3: a bare (or quoted, when `close_quote` is its closing
+    /// quotation mark) candidate, a run of URI characters: measured once
+    /// per run, then trimmed.
     fn read_bare<'h, R: Report<'h>>(
         &mut self,
         c: &Candidate<'_, 'h>,
-        delimiter: Delimiter,
+        close_quote: Option<&'static [u8]>,
         emit: &mut Emit<'_, R>,
     ) -> Result<usize, NeedMore> {
         let hay = c.win.hay;
@@ -279,7 +307,8 @@ impl Core<'_> {
         let max = self.scanner.config.max_candidate_len;
         if !self.run.contains(abs) {
             let limit = hay.len().min(start + max);
-            let measured = trim::measure(&hay[start..limit]);
+            let more = limit < hay.len() || !c.win.eof;
+            let measured = trim::measure(&hay[start..limit], more);
             if start + measured.len == hay.len() && !c.win.eof {
                 return Err(NeedMore);
             }
@@ -293,8 +322,8 @@ impl Core<'_> {
         }
         let offset = c.win.offset;
         let cut = self.run.bare_end(hay, offset, abs) - offset;
-        let quoted_end = if delimiter == Delimiter::Quote {
-            match self.quoted_end(c, cut)? {
+        let quoted_end = if let Some(close) = close_quote {
+            match self.quoted_end(c, cut, close)? {
                 QuotedEnd::Quote(end) => Some(end),
                 QuotedEnd::Wrapped(u) => {
                     if self.validate_unwrapped(c, &u, Delimiter::Quote, false, emit) {
@@ -357,22 +386,26 @@ impl Core<'_> {
             .then_some(next.end))
     }
 
-    /// How a candidate that follows a `"` ends: its URI bytes, brackets
-    /// and all, read on from `cut` (where the bare rules end it) up to a
-    /// closing quote, maybe over lines broken after a `-`.
-    fn quoted_end(&self, c: &Candidate<'_, '_>, cut: usize) -> Result<QuotedEnd, NeedMore> {
+    /// How a candidate that follows a quotation mark ends: its URI
+    /// characters, brackets and all, read on from `cut` (where the bare
+    /// rules end it) up to the closing mark `close`, maybe over lines
+    /// broken after a `-`.
+    fn quoted_end(
+        &self,
+        c: &Candidate<'_, '_>,
+        cut: usize,
+        close: &[u8],
+    ) -> Result<QuotedEnd, NeedMore> {
         let hay = c.win.hay;
         let limit = c.start() + self.scanner.config.max_candidate_len;
-        let more = hay[cut..hay.len().min(limit)]
-            .iter()
-            .take_while(|&&b| URI.contains(b))
-            .count();
+        let to = hay.len().min(limit);
+        let more = chars::run_len(&hay[cut..to], &URI, to < hay.len() || !c.win.eof);
         crate::work::examined(more + 1);
         let end = cut + more;
-        if end == hay.len() && !c.win.eof {
+        if end + close.len() > hay.len() && !c.win.eof {
             return Err(NeedMore);
         }
-        if hay.get(end) == Some(&b'"') {
+        if hay[end..].starts_with(close) {
             return Ok(QuotedEnd::Quote(end));
         }
         let cx = unwrap::Context {
@@ -380,10 +413,12 @@ impl Core<'_> {
             limit,
             eof: c.win.eof,
         };
-        Ok(match unwrap::read_quoted(hay, c.start(), end, &cx)? {
-            Some(u) => QuotedEnd::Wrapped(u),
-            None => QuotedEnd::None,
-        })
+        Ok(
+            match unwrap::read_quoted(hay, c.start(), end, close, &cx)? {
+                Some(u) => QuotedEnd::Wrapped(u),
+                None => QuotedEnd::None,
+            },
+        )
     }
 
     /// Stage 4: the scheme's shape, what the run's failed candidates
@@ -415,19 +450,23 @@ impl Core<'_> {
             return next;
         }
         let text = &hay[span.clone()];
-        match UriRef::parse_bytes(text) {
-            Ok(uri) => {
+        let mode = self.scanner.config.iri;
+        match parse(text, mode) {
+            Ok(valid) => {
                 let end = span.end;
-                self.report(c.win, span, Cow::Borrowed(uri.as_str()), flags, None, emit);
+                self.report(c.win, span, valid, flags, None, emit);
                 end
             }
             Err(e) => {
                 if self.scanner.config.report_invalid && !self.run.reported_invalid {
                     self.run.reported_invalid = true;
-                    let text = String::from_utf8_lossy(text);
-                    self.report(c.win, span.clone(), text, flags, Some(e), emit);
+                    let invalid = Valid {
+                        text: String::from_utf8_lossy(text),
+                        iri: None,
+                    };
+                    self.report(c.win, span.clone(), invalid, flags, Some(e), emit);
                 }
-                match self.run.learn(text, start, e) {
+                match self.run.learn(text, start, e, mode == IriMode::Off) {
                     Some(spoiled) => (spoiled - offset).max(next),
                     None => next,
                 }
@@ -441,7 +480,7 @@ impl Core<'_> {
         &mut self,
         win: &Window<'h>,
         span: Range<usize>,
-        text: Cow<'h, str>,
+        valid: Valid<'h>,
         flags: Flags,
         error: Option<ParseError>,
         emit: &mut Emit<'_, R>,
@@ -449,7 +488,8 @@ impl Core<'_> {
         let start = win.offset + span.start;
         let (line, column) = self.position(win, start);
         emit.found(Found {
-            text,
+            text: valid.text,
+            iri: valid.iri,
             span: Span::new(start, win.offset + span.end),
             line,
             column,
@@ -463,7 +503,50 @@ impl Core<'_> {
     }
 }
 
-/// The text of a parsed URI, which is ASCII.
-fn ascii(bytes: &[u8]) -> &str {
-    std::str::from_utf8(bytes).expect("a parsed URI is ASCII")
+/// A candidate's text that parsed: what is reported, and the IRI as
+/// written when it has non-ASCII characters.
+struct Valid<'t> {
+    text: Cow<'t, str>,
+    iri: Option<Cow<'t, str>>,
+}
+
+impl Valid<'_> {
+    /// The text as written.
+    fn written(&self) -> &str {
+        self.iri.as_deref().unwrap_or(&self.text)
+    }
+
+    fn into_owned(self) -> Valid<'static> {
+        Valid {
+            text: Cow::Owned(self.text.into_owned()),
+            iri: self.iri.map(|iri| Cow::Owned(iri.into_owned())),
+        }
+    }
+}
+
+/// The parser of stage 4: `text` as a URI, or (unless `mode` is
+/// [`IriMode::Off`]) as an IRI, reported as `mode` says.
+fn parse(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError> {
+    let error = match UriRef::parse_bytes(text) {
+        Ok(uri) => {
+            return Ok(Valid {
+                text: Cow::Borrowed(uri.as_str()),
+                iri: None,
+            })
+        }
+        Err(e) => e,
+    };
+    // The URI grammar stopped before any non-ASCII byte: so does the IRI's.
+    if mode == IriMode::Off || text.get(error.index()).is_none_or(u8::is_ascii) {
+        return Err(error);
+    }
+    let iri = IriRef::parse_bytes(text)?;
+    let written = Cow::Borrowed(iri.as_str());
+    Ok(Valid {
+        text: match mode {
+            IriMode::Keep => written.clone(),
+            _ => iri.to_uri(),
+        },
+        iri: Some(written),
+    })
 }

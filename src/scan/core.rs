@@ -26,6 +26,7 @@
 
 use std::io;
 
+use super::chars;
 use super::run::Run;
 use super::schemes::Scheme;
 use super::{Found, Scanner, Sink};
@@ -158,7 +159,14 @@ impl<'s> Core<'s> {
         let hay = win.hay;
         let mut from = self.pos - win.offset;
         if self.in_long_run {
-            let len = hay[from..].iter().take_while(|&&b| URI.contains(b)).count();
+            // The skip may have stopped inside a character, at the end of the
+            // last window or at the candidate limit: its rest is run too.
+            let inside = hay[from..]
+                .iter()
+                .take(3)
+                .take_while(|&&b| b & 0xC0 == 0x80)
+                .count();
+            let len = inside + chars::run_len(&hay[from + inside..], &URI, !win.eof);
             crate::work::examined(len + 1);
             from += len;
             self.pos = win.offset + from;
@@ -346,7 +354,7 @@ mod tests {
     use std::io::Read;
 
     use super::gen;
-    use crate::{Found, HyphenMode, Scanner};
+    use crate::{Found, HyphenMode, IriMode, Scanner};
 
     /// At most this many bytes are examined per input byte, on any input:
     /// the linear-time claim of `DESIGN.md`, checked by counting.
@@ -366,6 +374,14 @@ mod tests {
             (
                 "short-limit",
                 Scanner::builder().max_candidate_len(256).build(),
+            ),
+            ("iri-keep", Scanner::builder().iri(IriMode::Keep).build()),
+            (
+                "iri-off",
+                Scanner::builder()
+                    .iri(IriMode::Off)
+                    .report_invalid(true)
+                    .build(),
             ),
         ]
     }

@@ -36,6 +36,7 @@
 //!
 //! [`LOOKBACK`]: super::core::LOOKBACK
 
+use super::chars;
 use crate::uri::table::URI;
 
 /// Returns true if and only if `at` is a safe cut of `hay`: a scan may stop
@@ -123,7 +124,7 @@ fn ends_every_read(line: &[u8]) -> bool {
     }
     let token_start = content.iter().rposition(is_blank).map_or(0, |p| p + 1);
     let token = &content[token_start..];
-    match token.iter().rposition(|&b| !URI.contains(b)) {
+    match chars::last_other(token, &URI) {
         // A read that reaches the line's end started after that byte,
         // right after a `<` (or `<` then `URL:`): only if it is one.
         Some(last_other) => token[last_other] != b'<',

@@ -56,8 +56,8 @@
 //!    break (`well-` / `known`) is not joined; over the RFCs and mail of our
 //!    corpus every join made was right.
 //! 4. **Bare URIs** start at a scheme at a word boundary and end before
-//!    whitespace or any byte that cannot be in a URI (non-ASCII included,
-//!    so CJK text and full-width punctuation end a URI), or before a `)`
+//!    whitespace or any character that cannot be in a URI or an IRI, or
+//!    before a `)`
 //!    or `]` with no opening partner after its start: nothing after such a
 //!    bracket belongs to it, so `(http://a.org/)(http://b.org/)` holds two
 //!    URIs and a Markdown badge `[![alt](IMG)](LINK)` gives both `IMG` and
@@ -86,7 +86,23 @@
 //! 6. **Validation.** Every candidate is parsed by [`UriRef`]; an invalid
 //!    one is not reported, nor "repaired" into a shorter one
 //!    ([`ScannerBuilder::report_invalid`] reports it with its error).
-//! 7. Relative references and bare `www.example.com` are not reported.
+//! 7. **IRIs** (RFC 3987). Non-ASCII letters, marks, digits and symbols
+//!    continue a candidate in every reading (bare, quoted, in brackets);
+//!    Unicode whitespace and punctuation end it (U+3000, `、。，．：；！？`,
+//!    the full-width and CJK brackets, NBSP, zero-width space, the bidi
+//!    controls, `…`, curly quotes, `«»`; the list is
+//!    `uri::ucs::is_word_char`'s), and so does a byte that does not start
+//!    a valid UTF-8 character (text in another encoding, read undecoded).
+//!    So a URI is never cut at its first non-ASCII character into a shorter,
+//!    different one (`http://müller.de/` is not `http://m`): the candidate
+//!    is read whole, then parsed as an IRI ([`crate::IriRef`]) and
+//!    reported as [`IriMode`] says (by default, as the URI it maps to:
+//!    `http://xn--mller-kva.de/`). *Judgement call:* letters glued after a
+//!    URI belong to it (`http://x.jp/を参照` is one IRI, as RFC 3987 reads
+//!    it; Japanese puts no space there, and the alternative, cutting at a
+//!    change of script, would cut real IRIs such as
+//!    `https://ja.wikipedia.org/wiki/東京`).
+//! 8. Relative references and bare `www.example.com` are not reported.
 //!
 //! Lines are counted by `\n` (so CRLF text counts right; a lone CR does not
 //! end a line) and columns in bytes, both from 1.
@@ -94,6 +110,7 @@
 //! [`UriRef`]: crate::UriRef
 
 mod candidate;
+mod chars;
 mod chunks;
 mod core;
 mod cut;
@@ -141,10 +158,31 @@ pub enum HyphenMode {
     Both,
 }
 
+/// What to make of a URI written with non-ASCII characters: an IRI (RFC
+/// 3987), such as `http://müller.de/straße` or `https://ja.wikipedia.org/wiki/東京`.
+///
+/// Whatever the mode, such a candidate is read whole (up to a space or a
+/// mark of punctuation, see the module docs), never cut at its first
+/// non-ASCII character into a shorter URI.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum IriMode {
+    /// Report the URI it maps to ([`crate::IriRef::to_uri`]: UTF-8
+    /// percent-encoded, DNS hosts as IDNA A-labels), so every URI reported
+    /// is an RFC 3986 URI; [`Found::iri`] gives it as written. The default.
+    #[default]
+    Uri,
+    /// Report it as written, validated as an IRI.
+    Keep,
+    /// It is not a URI (reported as invalid on request, with the error at
+    /// its first non-ASCII byte).
+    Off,
+}
+
 /// One URI (or, on request, one invalid candidate) found in the input.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Found<'h> {
     text: Cow<'h, str>,
+    iri: Option<Cow<'h, str>>,
     span: Span,
     line: u64,
     column: u64,
@@ -191,9 +229,16 @@ impl InMessage<'_> {
 }
 
 impl<'h> Found<'h> {
-    /// The URI text (ASCII for every valid URI).
+    /// The URI text: ASCII for every valid URI, unless [`IriMode::Keep`]
+    /// reports an IRI as written.
     pub fn as_str(&self) -> &str {
         &self.text
+    }
+    /// The IRI as written (with its non-ASCII characters), when the URI
+    /// was written as one; `None` for a URI written in ASCII. Under
+    /// [`IriMode::Uri`], [`Found::as_str`] is the URI it maps to.
+    pub fn iri(&self) -> Option<&str> {
+        self.iri.as_deref()
     }
     /// The URI text as bytes.
     pub fn as_bytes(&self) -> &[u8] {
@@ -246,6 +291,7 @@ impl Found<'_> {
     pub(crate) fn named(text: String, span: Span, line: u64, column: u64) -> Found<'static> {
         Found {
             text: Cow::Owned(text),
+            iri: None,
             span,
             line,
             column,
@@ -271,6 +317,7 @@ impl Found<'_> {
     ) -> Found<'a> {
         Found {
             text: Cow::Borrowed(&self.text),
+            iri: self.iri.as_deref().map(Cow::Borrowed),
             span,
             line,
             column,
@@ -287,6 +334,7 @@ impl Found<'_> {
     pub fn into_owned(self) -> Found<'static> {
         Found {
             text: Cow::Owned(self.text.into_owned()),
+            iri: self.iri.map(|iri| Cow::Owned(iri.into_owned())),
             mail: self.mail.map(InMessage::into_owned),
             ..self
         }
@@ -335,6 +383,7 @@ pub const DEFAULT_MAX_CANDIDATE_LEN: usize = 64 * 1024;
 #[derive(Clone, Debug)]
 pub struct ScannerBuilder {
     any_scheme: bool,
+    iri: IriMode,
     hyphen: HyphenMode,
     report_invalid: bool,
     max_candidate_len: usize,
@@ -344,6 +393,7 @@ impl Default for ScannerBuilder {
     fn default() -> ScannerBuilder {
         ScannerBuilder {
             any_scheme: false,
+            iri: IriMode::Uri,
             hyphen: HyphenMode::Keep,
             report_invalid: false,
             max_candidate_len: DEFAULT_MAX_CANDIDATE_LEN,
@@ -361,6 +411,13 @@ impl ScannerBuilder {
     /// only known ones (`key:value` then counts). Default false.
     pub fn any_scheme(&mut self, yes: bool) -> &mut Self {
         self.any_scheme = yes;
+        self
+    }
+
+    /// What to make of a URI written with non-ASCII characters (an IRI).
+    /// Default [`IriMode::Uri`].
+    pub fn iri(&mut self, mode: IriMode) -> &mut Self {
+        self.iri = mode;
         self
     }
 

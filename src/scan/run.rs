@@ -43,6 +43,9 @@ pub struct Run {
     /// Two `#` of one candidate (the second one failed it): every candidate
     /// that holds both fails.
     hashes: Option<(usize, usize)>,
+    /// A non-ASCII byte a candidate failed on, where only URIs are wanted
+    /// ([`crate::IriMode::Off`]): every candidate that holds it fails.
+    non_ascii: Option<usize>,
     /// Where the next `@`, `.` and `,` are.
     next: [NextByte; 4],
     /// True once a candidate of the run was reported invalid (on request):
@@ -142,12 +145,23 @@ impl Run {
     /// (absolute; `text` its bytes) proves about the later candidates of
     /// the run. Returns where to look for the next `:` when the failure
     /// spoils every candidate that would contain its byte (a bad
-    /// percent-encoding is bad anywhere): just there.
-    pub fn learn(&mut self, text: &[u8], start: usize, error: ParseError) -> Option<usize> {
+    /// percent-encoding is bad anywhere): just there. `ascii_only` says
+    /// that the candidates are parsed as URIs, not IRIs.
+    pub fn learn(
+        &mut self,
+        text: &[u8],
+        start: usize,
+        error: ParseError,
+        ascii_only: bool,
+    ) -> Option<usize> {
         let at = start + error.index();
         let byte = text.get(error.index()).copied();
         match (error.kind(), byte) {
             (ParseErrorKind::PercentEncoding, _) => Some(at),
+            (_, Some(b)) if ascii_only && !b.is_ascii() => {
+                self.non_ascii = Some(at);
+                None
+            }
             (
                 ParseErrorKind::Path | ParseErrorKind::Query | ParseErrorKind::Fragment,
                 Some(b'[' | b']'),
@@ -184,7 +198,9 @@ impl Run {
     ///   it has `//` and no `/`, `?` or `#` stands between its `//` and the
     ///   byte;
     /// - a `#` starts the fragment and none may follow; so a candidate
-    ///   that holds both `#` of a failure fails too.
+    ///   that holds both `#` of a failure fails too;
+    /// - a URI holds no non-ASCII byte; so, parsing URIs only, a candidate
+    ///   that holds the one a failure found fails too.
     pub fn dooms(&self, start: usize, colon: usize, slashes: bool, end: usize) -> bool {
         let holds = |at: usize| start <= at && at < end;
         if let Some(BracketFailure { at, delimiter }) = self.bracket {
@@ -194,6 +210,9 @@ impl Run {
                     return true;
                 }
             }
+        }
+        if self.non_ascii.is_some_and(holds) {
+            return true;
         }
         matches!(self.hashes, Some((first, second)) if holds(first) && holds(second))
     }

@@ -12,6 +12,7 @@
 //! 2. **trim** ([`trimmed_len`]): the sentence's punctuation at the end
 //!    goes.
 
+use super::chars;
 use crate::uri::table::{URI, URI_BUT_CLOSERS};
 
 /// The brackets of the cut rule: for `b`, the slot of its kind (0 for
@@ -46,15 +47,13 @@ pub struct Measured {
     pub has_close: bool,
 }
 
-/// Measures the run of URI bytes at the start of `bytes`, cut at its
-/// first unopened closing bracket.
-pub fn measure(bytes: &[u8]) -> Measured {
+/// Measures the run of URI characters at the start of `bytes`, cut at its
+/// first unopened closing bracket. `more` says that the input goes on
+/// past `bytes` (see [`chars::run_len`]).
+pub fn measure(bytes: &[u8], more: bool) -> Measured {
     // Most runs hold no closing bracket: they are read once, by the
     // simplest loop, and again only up to where one stands.
-    let upto = bytes
-        .iter()
-        .take_while(|&&b| URI_BUT_CLOSERS.contains(b))
-        .count();
+    let upto = chars::run_len(bytes, &URI_BUT_CLOSERS, more);
     crate::work::examined(upto + 1);
     if !matches!(bytes.get(upto), Some(b')' | b']')) {
         return Measured {
@@ -65,29 +64,36 @@ pub fn measure(bytes: &[u8]) -> Measured {
     // Open brackets so far, by slot (see `bracket`).
     let mut open = [0usize; 2];
     let mut has_close = false;
-    for (i, &b) in bytes.iter().enumerate() {
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b >= 0x80 {
+            match chars::word_char_len(&bytes[i..], more) {
+                Some(len) => {
+                    i += len;
+                    continue;
+                }
+                None => break,
+            }
+        }
         if !URI.contains(b) {
-            crate::work::examined(i + 1);
-            return Measured { len: i, has_close };
+            break;
         }
         match bracket(b) {
             Some((slot, Opens::Yes)) => open[slot] += 1,
             Some((slot, Opens::No)) => {
                 if open[slot] == 0 {
-                    crate::work::examined(i + 1);
-                    return Measured { len: i, has_close };
+                    break;
                 }
                 open[slot] -= 1;
                 has_close = true;
             }
             None => {}
         }
+        i += 1;
     }
-    crate::work::examined(bytes.len());
-    Measured {
-        len: bytes.len(),
-        has_close,
-    }
+    crate::work::examined(i + 1);
+    Measured { len: i, has_close }
 }
 
 /// [`measure`] of every suffix of a run at once, for the
@@ -184,7 +190,7 @@ mod tests {
 
     /// The URI a bare candidate gives: cut, then trimmed.
     fn bare(s: &str, emphasis: Option<u8>) -> &str {
-        let cut = &s.as_bytes()[..measure(s.as_bytes()).len];
+        let cut = &s.as_bytes()[..measure(s.as_bytes(), false).len];
         let quote_before = |i: usize| cut[..i].contains(&b'\'');
         &s[..trimmed_len(cut, emphasis, quote_before)]
     }
@@ -238,7 +244,7 @@ mod tests {
     fn a_closing_run_costs_nothing_past_its_first_bracket() {
         let text = format!("http://a/{}", ")".repeat(60_000));
         crate::work::take();
-        assert_eq!(measure(text.as_bytes()).len, 9);
+        assert_eq!(measure(text.as_bytes(), false).len, 9);
         // Read up to the first `)`, then again with the brackets counted.
         assert!(crate::work::take() <= 2 * 10);
     }
@@ -246,7 +252,7 @@ mod tests {
     /// The table gives, for every start, what the forward rule gives.
     #[test]
     fn a_run_ends_at_a_non_uri_byte_or_an_unopened_close() {
-        let m = |s: &str| measure(s.as_bytes());
+        let m = |s: &str| measure(s.as_bytes(), false);
         assert_eq!(
             m("http://a/b c"),
             Measured {
@@ -293,7 +299,7 @@ mod tests {
             for i in 0..run.len() {
                 assert_eq!(
                     table.end(i),
-                    i + measure(&run[i..]).len,
+                    i + measure(&run[i..], false).len,
                     "{:?} at {i}",
                     String::from_utf8_lossy(run)
                 );

@@ -5,6 +5,7 @@
 use std::borrow::Cow;
 use std::ops::Range;
 
+use super::chars;
 use super::core::NeedMore;
 use crate::uri::table::URI;
 
@@ -92,12 +93,14 @@ fn is_space(b: u8) -> bool {
 /// `start..end` is the quoted candidate's first line of URI bytes, ending
 /// in `-` right before a line break; each next line's indentation is
 /// skipped and its URI bytes joined, as long as they end in `-` at a line
-/// break, up to a closing `"`. Looks no further than `cx.limit`.
+/// break, up to the closing mark `close`. Looks no further than
+/// `cx.limit`.
 /// `Ok(None)` when the text has not that shape.
 pub fn read_quoted(
     hay: &[u8],
     start: usize,
     end: usize,
+    close: &[u8],
     cx: &Context,
 ) -> Result<Option<Unwrapped>, NeedMore> {
     let need_more = |at: usize| {
@@ -119,17 +122,18 @@ pub fn read_quoted(
             Ok(from) => from,
             Err(at) => return need_more(at),
         };
-        let mut i = from;
-        while i < hay.len() && i < cx.limit && URI.contains(hay[i]) {
-            i += 1;
-        }
+        let to = hay.len().min(cx.limit.max(from));
+        let i = from + chars::run_len(&hay[from..to], &URI, to < hay.len() || !cx.eof);
         crate::work::examined(i - from + 1);
-        if i == from || i >= cx.limit || i >= hay.len() {
+        if i == from || i >= cx.limit {
             return need_more(i);
+        }
+        if i + close.len() > hay.len() {
+            return need_more(hay.len());
         }
         hyphens.push(end - 1);
         pieces.push(from..i);
-        if hay[i] == b'"' {
+        if hay[i..].starts_with(close) {
             return Ok(Some(Unwrapped {
                 pieces,
                 close: i,
@@ -164,7 +168,7 @@ pub fn bare_continuation(
         Err(at) => return need_more(at),
     };
     let limit = hay.len().min(limit.max(from));
-    let measured = super::trim::measure(&hay[from..limit]);
+    let measured = super::trim::measure(&hay[from..limit], limit < hay.len() || !eof);
     if from + measured.len == hay.len() && !eof {
         return Err(NeedMore);
     }
@@ -209,9 +213,8 @@ pub fn read(hay: &[u8], start: usize, cx: &Context) -> Angle {
     loop {
         // The fast path: a run of URI bytes.
         let from = i;
-        while i < hay.len() && i < cx.limit && URI.contains(hay[i]) {
-            i += 1;
-        }
+        let to = hay.len().min(cx.limit.max(from));
+        i = from + chars::run_len(&hay[from..to], &URI, to < hay.len() || !cx.eof);
         crate::work::examined(i - from + 1);
         if i >= cx.limit {
             return Angle::TooLong;

@@ -12,7 +12,8 @@
 //!   `[` or `]` outside an
 //!   IP-literal, a second `#`, non-digits in the port, and a colon in the
 //!   first segment of a relative path (section 4.2). IRIs (RFC 3987) and
-//!   IPv6 zone identifiers (RFC 6874) are not URIs and are rejected.
+//!   IPv6 zone identifiers (RFC 6874) are not URIs and are rejected; IRIs
+//!   have their own parser, [`IriRef`], with the mappings between the two.
 //! - **Host kinds**: a host that matches `IPv4address` is
 //!   [`HostKind::Ipv4`]; anything else that matches `reg-name` (including
 //!   `256.256.256.256` and `01.2.3.4`) is [`HostKind::RegName`], as the
@@ -48,7 +49,7 @@ mod parse;
 mod percent;
 mod resolve;
 pub(crate) mod table;
-mod ucs;
+pub(crate) mod ucs;
 
 pub use self::error::{ParseError, ParseErrorKind};
 pub use self::host::HostKind;

@@ -6,7 +6,7 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use ignore::types::TypesBuilder;
 use uriscan::doc::LinkFilter;
-use uriscan::{HyphenMode, Scanner};
+use uriscan::{HyphenMode, IriMode, Scanner};
 
 /// After the options in `--help`, and the EXAMPLES, NOTES and EXIT STATUS
 /// sections of the man page: paragraphs apart by a blank line, the first
@@ -143,6 +143,19 @@ pub struct Args {
     /// be the URI's own or added by the wrapping (RFC 3986 Appendix C).
     #[arg(long, value_enum, default_value_t = Hyphen::Keep)]
     pub hyphen: Hyphen,
+
+    /// What to make of a URI written with non-ASCII characters (an IRI).
+    ///
+    /// Such a URI (a German host name, a Japanese Wikipedia title) is read
+    /// whole, up to a space or a mark of punctuation of any script (the
+    /// ideographic full stop and comma, corner brackets, NBSP, curly
+    /// quotes), never cut at its first non-ASCII character. `uri` prints
+    /// the URI it maps to (RFC 3987: UTF-8
+    /// percent-encoded, the host of http, https, ws, wss and ftp and the
+    /// domain of mailto as IDNA A-labels), so every line printed is an RFC
+    /// 3986 URI; --json then adds `iri`, the text as written.
+    #[arg(long, value_enum, default_value_t = Iri::Uri, value_name = "MODE")]
+    pub iri: Iri,
 
     /// Accept any scheme, not only registered ones.
     ///
@@ -377,6 +390,17 @@ pub enum Hyphen {
     Both,
 }
 
+/// `--iri`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub enum Iri {
+    /// Print the URI it maps to (`http://xn--mller-kva.de/`).
+    Uri,
+    /// Print it as written, validated as an IRI.
+    Keep,
+    /// It is not a URI (--invalid shows it, with its first non-ASCII byte).
+    Off,
+}
+
 /// `--doc-mode`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum DocModeArg {
@@ -577,6 +601,11 @@ impl Args {
                 Hyphen::Keep => HyphenMode::Keep,
                 Hyphen::Drop => HyphenMode::Drop,
                 Hyphen::Both => HyphenMode::Both,
+            })
+            .iri(match self.iri {
+                Iri::Uri => IriMode::Uri,
+                Iri::Keep => IriMode::Keep,
+                Iri::Off => IriMode::Off,
             })
             .build();
         let threads = self

@@ -231,6 +231,9 @@ impl<'c, W: Write> Printer<'c, W> {
             "url_prefix": r.url_prefix,
             "hyphen_break": r.hyphen_break,
         });
+        if let Some(iri) = &r.iri {
+            obj["iri"] = json!(iri);
+        }
         if let Some(m) = &r.mail {
             obj["message_id"] = json!(m.message_id);
             obj["message_line"] = json!(m.message_line);

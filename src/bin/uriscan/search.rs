@@ -28,6 +28,8 @@ const BATCH: usize = 512;
 #[derive(Debug)]
 pub struct Record {
     pub uri: String,
+    /// The IRI as written, when it is not `uri` (`--iri uri`).
+    pub iri: Option<String>,
     pub line: u64,
     pub column: u64,
     pub start: usize,
@@ -554,6 +556,7 @@ fn keep_scheme(cfg: &Config, uri: &str) -> bool {
 fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>) -> Record {
     Record {
         uri: f.as_str().to_string(),
+        iri: f.iri().filter(|&iri| iri != f.as_str()).map(str::to_string),
         line: f.line(),
         column: f.column(),
         start: f.span().start,

@@ -1,0 +1,105 @@
+//! Which characters a URI written in text is made of: the bytes of a URI,
+//! and the non-ASCII characters that read as part of a word (an IRI's, RFC
+//! 3987; see [`crate::uri::ucs::is_word_char`]). Every reading of a
+//! candidate, bare, quoted or in brackets, runs over these and stops at
+//! anything else, so a URI is never cut at a non-ASCII letter: it is read
+//! whole, and then is an IRI or not a URI.
+//!
+//! A byte that does not start a valid UTF-8 character ends a run, as a
+//! space does (text in another encoding, read undecoded).
+
+use crate::uri::table::Table;
+use crate::uri::ucs;
+
+/// The length of the run of URI characters at the start of `bytes`: bytes
+/// of `table`, and non-ASCII word characters.
+///
+/// `more` says that the input goes on past `bytes`: a character that the
+/// end of `bytes` cuts then counts as part of the run, so the run reaches
+/// the end and the caller asks for more input before deciding (or, when
+/// `bytes` ends at the candidate limit, finds the run too long).
+#[inline]
+pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
+    let mut i = 0;
+    loop {
+        i += bytes[i..]
+            .iter()
+            .take_while(|&&b| table.contains(b))
+            .count();
+        match bytes.get(i) {
+            Some(&b) if b >= 0x80 => match word_char_len(&bytes[i..], more) {
+                Some(len) => i += len,
+                None => return i,
+            },
+            _ => return i,
+        }
+    }
+}
+
+/// The length of the non-ASCII word character at the start of `bytes`,
+/// `None` when there is none (see [`run_len`] for `more`).
+#[inline]
+pub fn word_char_len(bytes: &[u8], more: bool) -> Option<usize> {
+    match ucs::decode(bytes) {
+        Some((c, len)) => (!c.is_ascii() && ucs::is_word_char(c)).then_some(len),
+        None => (more && is_cut_char(bytes)).then_some(bytes.len()),
+    }
+}
+
+/// Returns true if and only if `bytes` is the start of a UTF-8 character
+/// that its end cuts: a lead byte and fewer continuation bytes than it
+/// announces.
+fn is_cut_char(bytes: &[u8]) -> bool {
+    let want = match bytes.first() {
+        Some(0xC2..=0xDF) => 2,
+        Some(0xE0..=0xEF) => 3,
+        Some(0xF0..=0xF4) => 4,
+        _ => return false,
+    };
+    bytes.len() < want && bytes[1..].iter().all(|&b| b & 0xC0 == 0x80)
+}
+
+/// The offset of the first byte of the last character of `bytes` (whole
+/// characters) that is not a URI character (`table` or a word character).
+pub fn last_other(bytes: &[u8], table: &Table) -> Option<usize> {
+    let mut last = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        let len = run_len(&bytes[i..], table, false);
+        i += len;
+        if i < bytes.len() {
+            last = Some(i);
+            i += ucs::decode(&bytes[i..]).map_or(1, |(_, len)| len);
+        }
+    }
+    crate::work::examined(bytes.len());
+    last
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::uri::table::URI;
+
+    #[test]
+    fn runs_go_on_over_words_and_stop_at_punctuation() {
+        let len = |s: &[u8], more| run_len(s, &URI, more);
+        assert_eq!(len("http://müller.de/x y".as_bytes(), false), 19);
+        assert_eq!(len("https://x.org/東京 です".as_bytes(), false), 20);
+        assert_eq!(len("http://例え.jp/パス。".as_bytes(), false), 23);
+        assert_eq!(len("http://x.org/\u{a0}".as_bytes(), false), 13);
+        assert_eq!(len(b"http://x.org/caf\xe9 ", false), 16, "Latin-1");
+        // A character cut by the end of the bytes: run on when more come.
+        let cut = &"http://x.org/東".as_bytes()[..15];
+        assert_eq!(len(cut, true), 15);
+        assert_eq!(len(cut, false), 13);
+    }
+
+    #[test]
+    fn last_other_finds_the_last_character_outside_a_uri() {
+        assert_eq!(last_other("a<http://ü.de/".as_bytes(), &URI), Some(1));
+        assert_eq!(last_other("http://ü.de/。x".as_bytes(), &URI), Some(13));
+        assert_eq!(last_other("http://ü.de/".as_bytes(), &URI), None);
+        assert_eq!(last_other(b"x\xe9y", &URI), Some(1));
+    }
+}
