@@ -32,6 +32,10 @@ pub struct Found {
     /// The URI, unwrapped and validated.
     #[pyo3(get)]
     pub uri: String,
+    /// The IRI as written, when ``uri`` is the URI it maps to
+    /// (``iri="uri"``); ``None`` otherwise.
+    #[pyo3(get)]
+    pub iri: Option<String>,
     /// Byte offset of the URI's first byte.
     #[pyo3(get)]
     pub start: usize,
@@ -79,6 +83,7 @@ impl Found {
     pub fn new(f: &uriscan::Found<'_>, mail: Option<Arc<MailPlace>>) -> Found {
         Found {
             uri: f.as_str().to_string(),
+            iri: f.iri().filter(|&iri| iri != f.as_str()).map(str::to_string),
             start: f.span().start,
             end: f.span().end,
             line: f.line(),
@@ -186,7 +191,8 @@ impl Found {
     }
 
     /// The fields as a dict with the keys of ``uriscan --json`` (less
-    /// ``path``), in the same order; the mail keys only in mail mode, the
+    /// ``path``), in the same order; ``iri`` only when set; the mail keys
+    /// only in mail mode, the
     /// document keys (``in_code``; ``relative`` and ``resolved`` when they
     /// apply) only for a document.
     fn as_dict<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
@@ -196,6 +202,9 @@ impl Found {
         d.set_item("start", self.start)?;
         d.set_item("end", self.end)?;
         d.set_item("uri", &self.uri)?;
+        if let Some(iri) = &self.iri {
+            d.set_item("iri", iri)?;
+        }
         d.set_item("delimiter", self.delimiter)?;
         d.set_item("wrapped", self.wrapped)?;
         d.set_item("url_prefix", self.url_prefix)?;

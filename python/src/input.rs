@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::PyResult;
 use uriscan::doc::{self, DocKind, LinkFilter};
 use uriscan::mail::{self, Messages};
-use uriscan::{HyphenMode, Scanner, UriRef};
+use uriscan::{HyphenMode, IriMode, Scanner, UriRef};
 
 use crate::found::{Found, Places};
 
@@ -113,12 +113,14 @@ impl Options {
     ///
     /// # Errors
     ///
-    /// `ValueError` for a `hyphen` other than `keep`, `drop` or `both`,
-    /// an unknown `doc`, or a `base` that is not an absolute URI.
+    /// `ValueError` for a `hyphen` other than `keep`, `drop` or `both`, an
+    /// `iri` other than `uri`, `keep` or `off`, an unknown `doc`, or a
+    /// `base` that is not an absolute URI.
     pub fn new(
         mail: Option<bool>,
         any_scheme: bool,
         hyphen: &str,
+        iri: &str,
         skip_binary: bool,
         doc: DocArgs,
     ) -> PyResult<Options> {
@@ -132,9 +134,20 @@ impl Options {
                 )))
             }
         };
+        let iri = match iri {
+            "uri" => IriMode::Uri,
+            "keep" => IriMode::Keep,
+            "off" => IriMode::Off,
+            other => {
+                return Err(PyValueError::new_err(format!(
+                    "iri must be 'uri', 'keep' or 'off', not {other:?}"
+                )))
+            }
+        };
         let scanner = Scanner::builder()
             .any_scheme(any_scheme)
             .hyphen(hyphen)
+            .iri(iri)
             .build();
         Ok(Options {
             scanner,

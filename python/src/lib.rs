@@ -52,7 +52,10 @@ use crate::uri::UriRef;
 /// ``any_scheme=True`` accepts any scheme followed by ``:``, not only the
 /// registered ones. ``hyphen`` is how a line break right after ``-``
 /// inside ``<...>`` is read: ``"keep"`` the hyphen, ``"drop"`` it, or
-/// ``"both"`` readings. ``skip_binary=True`` gives nothing for input with
+/// ``"both"`` readings. ``iri`` is what to make of a URI written with
+/// non-ASCII characters (an IRI, read whole): ``"uri"`` gives the URI it
+/// maps to (``Found.iri`` then holds it as written), ``"keep"`` gives it
+/// as written, ``"off"`` leaves it out. ``skip_binary=True`` gives nothing for input with
 /// a NUL byte in its first 8 KiB, as the command line does without ``-a``
 /// for a file its walk finds (one named on its command line it scans up to
 /// the NUL).
@@ -61,7 +64,7 @@ use crate::uri::UriRef;
 /// the scan (malformed mail) are issued as ``ScanWarning``.
 #[pyfunction]
 #[pyo3(signature = (
-    data, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false,
+    data, *, mail=None, any_scheme=false, hyphen="keep", iri="uri", skip_binary=false,
     doc=None, base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -72,6 +75,7 @@ fn scan<'py>(
     mail: Option<bool>,
     any_scheme: bool,
     hyphen: &str,
+    iri: &str,
     skip_binary: bool,
     doc: Option<String>,
     base: Option<String>,
@@ -80,7 +84,7 @@ fn scan<'py>(
     skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let doc = doc_args(doc, base, relative, fragments, skip_code);
-    let opts = Options::new(mail, any_scheme, hyphen, skip_binary, doc)?;
+    let opts = Options::new(mail, any_scheme, hyphen, iri, skip_binary, doc)?;
     let owned;
     let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
         b.as_bytes()
@@ -115,7 +119,7 @@ fn scan<'py>(
 /// ``OSError`` (``FileNotFoundError``, ...) when the file cannot be read.
 #[pyfunction]
 #[pyo3(signature = (
-    path, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false,
+    path, *, mail=None, any_scheme=false, hyphen="keep", iri="uri", skip_binary=false,
     doc=Some("auto".to_string()), base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -126,6 +130,7 @@ fn scan_file<'py>(
     mail: Option<bool>,
     any_scheme: bool,
     hyphen: &str,
+    iri: &str,
     skip_binary: bool,
     doc: Option<String>,
     base: Option<String>,
@@ -137,7 +142,7 @@ fn scan_file<'py>(
         file_name: path.file_name().map(OsStr::to_os_string),
         ..doc_args(doc, base, relative, fragments, skip_code)
     };
-    let opts = Options::new(mail, any_scheme, hyphen, skip_binary, doc)?;
+    let opts = Options::new(mail, any_scheme, hyphen, iri, skip_binary, doc)?;
     let file = py
         .detach(|| File::open(&path))
         .map_err(|err| open_error(py, &path, err))?;
@@ -158,7 +163,7 @@ fn scan_file<'py>(
 /// by the iterator.
 #[pyfunction]
 #[pyo3(signature = (
-    binary_file, *, mail=None, any_scheme=false, hyphen="keep", skip_binary=false,
+    binary_file, *, mail=None, any_scheme=false, hyphen="keep", iri="uri", skip_binary=false,
     doc=None, base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -168,6 +173,7 @@ fn iter_scan(
     mail: Option<bool>,
     any_scheme: bool,
     hyphen: &str,
+    iri: &str,
     skip_binary: bool,
     doc: Option<String>,
     base: Option<String>,
@@ -176,7 +182,7 @@ fn iter_scan(
     skip_code: bool,
 ) -> PyResult<FoundIter> {
     let doc = doc_args(doc, base, relative, fragments, skip_code);
-    let opts = Options::new(mail, any_scheme, hyphen, skip_binary, doc)?;
+    let opts = Options::new(mail, any_scheme, hyphen, iri, skip_binary, doc)?;
     let reader = PyReader::new(binary_file)?;
     Ok(FoundIter::spawn(opts, reader)?)
 }

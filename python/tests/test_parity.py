@@ -57,6 +57,8 @@ def test_every_corpus_file_equals_the_command(cli, corpus):
         (["--mail", "--hyphen", "both"], {"mail": True, "hyphen": "both"}),
         (["--any-scheme", "--hyphen", "drop"], {"any_scheme": True, "hyphen": "drop"}),
         (["--doc-mode", "off"], {"doc": None}),
+        (["--iri", "keep"], {"iri": "keep"}),
+        (["--iri", "off"], {"iri": "off"}),
     ],
 )
 def test_options_equal_the_command(cli, corpus, flags, kw):

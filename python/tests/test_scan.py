@@ -148,6 +148,21 @@ def test_hyphen_and_any_scheme_options():
         uriscan.scan(b"", hyphen="maybe")
 
 
+def test_iris_are_read_whole_and_mapped_as_iri_says():
+    text = "見て http://例え.jp/パス。 and http://x.org/"
+    [iri, plain] = uriscan.scan(text)
+    assert iri.uri == "http://xn--r8jz45g.jp/%E3%83%91%E3%82%B9"
+    assert iri.iri == "http://例え.jp/パス"
+    assert iri.as_dict()["iri"] == iri.iri
+    assert plain.iri is None and "iri" not in plain.as_dict()
+    kept = uriscan.scan(text, iri="keep")
+    assert [f.uri for f in kept] == ["http://例え.jp/パス", "http://x.org/"]
+    assert kept[0].iri is None
+    assert [f.uri for f in uriscan.scan(text, iri="off")] == ["http://x.org/"]
+    with pytest.raises(ValueError, match="iri must be"):
+        uriscan.scan(text, iri="idna")
+
+
 def test_skip_binary_looks_at_the_first_8_kib_as_the_command_does():
     late_nul = b"x" * 8192 + b"\x00 http://a.org/"
     early_nul = b"\x00 http://a.org/"

@@ -33,6 +33,8 @@ class Found:
     @property
     def hyphen_break(self) -> bool: ...
     @property
+    def iri(self) -> Optional[str]: ...
+    @property
     def message_id(self) -> Optional[str]: ...
     @property
     def message_line(self) -> Optional[int]: ...
@@ -104,6 +106,7 @@ def scan(
     mail: Optional[bool] = None,
     any_scheme: bool = False,
     hyphen: Hyphen = "keep",
+    iri: Literal["uri", "keep", "off"] = "uri",
     skip_binary: bool = False,
     doc: Optional[DocKind] = None,
     base: Optional[str] = None,
@@ -117,6 +120,7 @@ def scan_file(
     mail: Optional[bool] = None,
     any_scheme: bool = False,
     hyphen: Hyphen = "keep",
+    iri: Literal["uri", "keep", "off"] = "uri",
     skip_binary: bool = False,
     doc: Optional[Union[DocKind, Literal["auto"]]] = "auto",
     base: Optional[str] = None,
@@ -130,6 +134,7 @@ def iter_scan(
     mail: Optional[bool] = None,
     any_scheme: bool = False,
     hyphen: Hyphen = "keep",
+    iri: Literal["uri", "keep", "off"] = "uri",
     skip_binary: bool = False,
     doc: Optional[DocKind] = None,
     base: Optional[str] = None,
