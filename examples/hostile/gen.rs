@@ -268,14 +268,20 @@ pub fn shapes(len: u64) -> Vec<Case> {
         ),
         shape(
             "glued-iri",
-            "`http://ü.de/東` x 5,000 then `%zz `: one run of IRIs, each failing",
-            glued("http://ü.de/東", 5_000, "%zz "),
+            "`http://ü.de/東` x 3,000 then `%zz `: one run of IRIs, each failing",
+            glued("http://ü.de/東", 3_000, "%zz "),
             Expect::Nothing,
         ),
         shape(
+            "glued-iri-whole",
+            "`http://ü.de/東` x 3,000 then a space: one IRI, not a URI with --iri off",
+            glued("http://ü.de/東", 3_000, " "),
+            per_unit(1),
+        ),
+        shape(
             "glued-iri-port",
-            "`http://a:1ü/` x 6,000 (a port with a letter) then a space",
-            glued("http://a:1ü/", 6_000, " "),
+            "`http://a:1ü/` x 4,000 (a port with a letter) then a space",
+            glued("http://a:1ü/", 4_000, " "),
             Expect::Nothing,
         ),
         shape(
