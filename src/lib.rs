@@ -64,6 +64,9 @@
 //! [`doc`], whose docs list what is a link in each and the judgement calls
 //! (destinations placed where written, absolute links not normalized,
 //! links that do not parse left out, a man page known by a roff start).
+//! Text in other encodings is decoded by [`encoding`], whose docs say what
+//! is decoded and how offsets are placed back (a BOM wins over a label,
+//! as in ripgrep; UTF-8 is never validated).
 //!
 //! # Crate features
 //!
@@ -73,22 +76,29 @@
 //! - `docs` (default): [`doc`], reading HTML, Markdown and man pages as
 //!   documents, relative links resolved, with `html5gum` and
 //!   `pulldown-cmark`.
+//! - `encoding` (default): [`encoding`], input in UTF-16 (by its byte-order
+//!   mark) or a legacy encoding (by a WHATWG label) decoded to UTF-8 as it
+//!   is read, each URI found placed back in the input's bytes, with
+//!   `encoding_rs`. The command decodes text and documents with it, not
+//!   mail (whose parts name their own charsets).
 //! - `cli` (default): what the `uriscan` binary needs (clap, rayon, ignore,
 //!   serde_json, the decompressors). The library itself depends only on
-//!   `memchr` (and the crates of `mail` and `docs`): use `default-features = false`
-//!   to leave the rest out.
+//!   `memchr` (and the crates of `mail`, `docs` and `encoding`): use
+//!   `default-features = false` to leave the rest out.
 
 #[cfg(any(feature = "mail", feature = "docs"))]
 mod html;
 #[cfg(any(feature = "mail", feature = "docs"))]
 mod reading;
-#[cfg(any(feature = "mail", feature = "docs"))]
+#[cfg(any(feature = "mail", feature = "docs", feature = "encoding"))]
 mod source_map;
 mod span;
 mod work;
 
 #[cfg(feature = "docs")]
 pub mod doc;
+#[cfg(feature = "encoding")]
+pub mod encoding;
 #[cfg(feature = "mail")]
 pub mod mail;
 pub mod scan;

@@ -1,7 +1,8 @@
 //! Where each byte of a decoded text came from in the text it was decoded
 //! from: so that a URI found in decoded text (quoted-printable, base64,
-//! joined `format=flowed` lines, HTML with character references) is placed
-//! at its line and column in the input as it was written.
+//! joined `format=flowed` lines, HTML with character references, a file
+//! decoded from UTF-16 or Shift_JIS) is placed at its line and column in
+//! the input as it was written.
 
 use crate::span::Span;
 
@@ -87,9 +88,25 @@ impl SourceMap {
 
     /// Appends the pieces of `other`, the map of a text appended at
     /// decoded offset `at` of this one.
+    #[cfg(any(feature = "mail", feature = "docs"))]
     pub fn append(&mut self, other: &SourceMap, at: usize) {
         for p in &other.pieces {
             self.push(at + p.out, p.src, p.out_unit, p.src_unit);
+        }
+    }
+
+    /// Forgets the pieces that place only decoded bytes before `out`
+    /// (a stream's text that can no longer be asked about): the bytes from
+    /// `out` on are placed as before. Amortized constant time per piece.
+    #[cfg(feature = "encoding")]
+    pub fn forget_before(&mut self, out: usize) {
+        let first = self
+            .pieces
+            .partition_point(|p| p.out <= out)
+            .saturating_sub(1);
+        // Pieces are dropped in bulk, when they are half the list.
+        if first > 0 && 2 * first >= self.pieces.len() {
+            self.pieces.drain(..first);
         }
     }
 

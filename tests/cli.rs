@@ -318,6 +318,265 @@ fn compressed_files_with_search_zip() {
     assert_eq!(o.status.code(), Some(0));
 }
 
+/// `fixtures/encodings/NAME` (written by its `make.py`).
+fn encoding_fixture(name: &str) -> Vec<u8> {
+    fs::read(format!(
+        "{}/fixtures/encodings/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// Each JSON record of `o`: its URI, line, column, start and end; and
+/// checks that the bytes from start to end, decoded as `encoding`, are the
+/// URI (what `dd` cuts out of the file is the URI as encoded there, with
+/// the whitespace of a wrapped one).
+fn placed_records(
+    o: &std::process::Output,
+    input: &[u8],
+    encoding: &'static encoding_rs::Encoding,
+) -> Vec<(String, u64, u64, usize, usize)> {
+    let records: Vec<_> = stdout(o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let n = |k: &str| v[k].as_u64().unwrap();
+            let uri = v["uri"].as_str().unwrap().to_string();
+            (
+                uri,
+                n("line"),
+                n("column"),
+                n("start") as usize,
+                n("end") as usize,
+            )
+        })
+        .collect();
+    for (uri, _, _, start, end) in &records {
+        let (text, _) = encoding.decode_without_bom_handling(&input[*start..*end]);
+        let unwrapped: String = text.split_whitespace().collect();
+        assert_eq!(&unwrapped, uri, "the bytes at {start}..{end}");
+    }
+    records
+}
+
+#[test]
+fn utf16_files_with_a_bom_give_their_uris_at_their_bytes_in_the_file() {
+    let d = Dir::new();
+    for (name, encoding, tag) in [
+        ("utf16le-bom.txt", encoding_rs::UTF_16LE, "le"),
+        ("utf16be-bom.txt", encoding_rs::UTF_16BE, "be"),
+    ] {
+        let input = encoding_fixture(name);
+        d.create_bytes(format!("walked/{name}"), &input);
+        let o = d
+            .command()
+            .args(["--json", &format!("walked/{name}")])
+            .run();
+        assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+        // Columns count the file's bytes: the BOM's 2 on line 1, then 2 a
+        // character ("«" and "日" too).
+        assert_eq!(
+            placed_records(&o, &input, encoding),
+            [
+                (format!("http://example.org/{tag}"), 1, 77, 76, 118),
+                (format!("https://example.org/{tag}/angle"), 2, 5, 132, 188),
+                (format!("ftp://example.org/{tag}"), 2, 77, 204, 244),
+            ]
+        );
+    }
+    // Found by the walk, UTF-16 is text, not binary.
+    let o = d.command().args(["--stats", "-c", "walked"]).run();
+    assert!(stderr(&o).contains("2 files scanned, 0 binary skipped"));
+    assert!(stdout(&o).contains("utf16be-bom.txt:3\n"), "{}", stdout(&o));
+    // -E none reads its bytes: NULs, as before.
+    let o = d
+        .command()
+        .args(["-E", "none", "walked/utf16le-bom.txt"])
+        .run();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("first NUL byte, at offset 3"));
+    // The NUL checked for is that of the decoded text, placed in the file.
+    let mut nul = b"\xff\xfe".to_vec();
+    let text = "see http://a.example/ \0 http://b.example/";
+    nul.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    d.create_bytes("nul.txt", &nul);
+    let o = d.command().arg("nul.txt").run();
+    assert_eq!(stdout(&o), "http://a.example/\n");
+    assert!(
+        stderr(&o).contains("first NUL byte, at offset 46 "),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_utf8_bom_is_skipped_and_its_bytes_counted_in_the_first_line_columns() {
+    let input = encoding_fixture("utf8-bom.txt");
+    let d = Dir::new();
+    d.create_bytes("bom.txt", &input);
+    let o = d.command().args(["-n", "--column", "bom.txt"]).run();
+    assert_eq!(
+        stdout(&o),
+        "1:4:http://example.org/bom\n2:14:http://example.org/bom2\n"
+    );
+    // Skipped, the BOM no longer hides what follows it: a man page starts
+    // like roff, and its escapes are read (`\-` is `-`).
+    d.create_bytes(
+        "tool.1",
+        b"\xef\xbb\xbf.TH TOOL 1\n.SH \"SEE ALSO\"\nhttp://example.org/a\\-b\n",
+    );
+    let o = d.command().args(["-n", "--column", "tool.1"]).run();
+    assert_eq!(stdout(&o), "3:1:http://example.org/a-b\n");
+}
+
+/// An IRI in a decoded input: read whole, printed as its URI, placed at
+/// its own bytes in the file (`é` is one byte in Latin-1).
+#[test]
+fn an_iri_in_a_decoded_input_is_whole_and_placed_in_the_file() {
+    let d = Dir::new();
+    d.create_bytes(
+        "l1.txt",
+        b"voir http://example.org/caf\xe9 et \xabhttp://x.org/\xbb\n",
+    );
+    let o = d.command().args(["--json", "-E", "latin1", "l1.txt"]).run();
+    let records: Vec<serde_json::Value> = stdout(&o)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let fields = |v: &serde_json::Value| {
+        (
+            v["uri"].as_str().unwrap().to_string(),
+            v["iri"].as_str().map(str::to_string),
+            v["start"].as_u64().unwrap(),
+            v["end"].as_u64().unwrap(),
+            v["delimiter"].as_str().unwrap().to_string(),
+        )
+    };
+    assert_eq!(
+        records.iter().map(fields).collect::<Vec<_>>(),
+        [
+            (
+                "http://example.org/caf%C3%A9".to_string(),
+                Some("http://example.org/café".to_string()),
+                5,
+                28,
+                "none".to_string()
+            ),
+            (
+                "http://x.org/".to_string(),
+                None,
+                33,
+                46,
+                "quote".to_string()
+            ),
+        ]
+    );
+    // Read as bytes, the Latin-1 `é` is no character: it ends the URI.
+    let o = d.command().args(["--iri", "keep", "l1.txt"]).run();
+    assert_eq!(stdout(&o), "http://example.org/caf\nhttp://x.org/\n");
+}
+
+#[test]
+fn encoding_flag_decodes_latin1_and_shift_jis_and_places_uris_in_the_file() {
+    let d = Dir::new();
+    let latin1 = encoding_fixture("latin1.txt");
+    d.create_bytes("latin1.txt", &latin1);
+    let o = d
+        .command()
+        .args(["--json", "-E", "latin1", "latin1.txt"])
+        .run();
+    // One byte a character: "Déjà vu: " is 9 bytes in the file (11 in
+    // UTF-8).
+    assert_eq!(
+        placed_records(&o, &latin1, encoding_rs::WINDOWS_1252),
+        [
+            ("http://example.org/menu".to_string(), 1, 10, 9, 32),
+            ("http://example.org/ref".to_string(), 2, 6, 58, 80),
+        ]
+    );
+    let sjis = encoding_fixture("shift_jis.txt");
+    d.create_bytes("sjis.txt", &sjis);
+    // Read as bytes, ジ and 「 end in the letters W and u, glued to the
+    // scheme.
+    let o = d.command().arg("sjis.txt").run();
+    assert_eq!(stdout(&o), "Whttp://example.jp/\nuhttp://example.jp/docs\n");
+    let o = d
+        .command()
+        .args(["--json", "--encoding=shift_jis", "sjis.txt"])
+        .run();
+    // ホームページ is 12 bytes; line 2 starts at byte 38, and 詳しくは「
+    // is 10 bytes.
+    assert_eq!(
+        placed_records(&o, &sjis, encoding_rs::SHIFT_JIS),
+        [
+            ("http://example.jp/".to_string(), 1, 13, 12, 30),
+            ("http://example.jp/docs".to_string(), 2, 11, 48, 70),
+        ]
+    );
+    // A BOM wins over the label, as in ripgrep.
+    let le = encoding_fixture("utf16le-bom.txt");
+    d.create_bytes("le.txt", &le);
+    let o = d.command().args(["-E", "shift_jis", "-c", "le.txt"]).run();
+    assert_eq!(stdout(&o), "3\n");
+}
+
+#[test]
+fn unknown_encoding_label_is_a_usage_error() {
+    let o = TestCommand::new().args(["-E", "klingon", "-"]).run();
+    assert_eq!((o.status.code(), stdout(&o).as_str()), (Some(2), ""));
+    assert_eq!(
+        stderr(&o),
+        "uriscan: --encoding: unknown encoding label \"klingon\" (use auto, none, or a \
+         label of the WHATWG Encoding Standard, listed at \
+         https://encoding.spec.whatwg.org/#names-and-labels)\n"
+    );
+}
+
+#[test]
+fn decoded_inputs_with_search_zip_documents_and_threads() {
+    use std::io::Write as _;
+    let d = Dir::new();
+    // Decompressed, then decoded: offsets in the decompressed bytes.
+    let le = encoding_fixture("utf16le-bom.txt");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(&le).unwrap();
+    d.create_bytes("le.txt.gz", &gz.finish().unwrap());
+    d.create_bytes("le.txt", &le);
+    let plain = d.command().args(["--json", "le.txt"]).run();
+    let zipped = d.command().args(["--json", "-z", "le.txt.gz"]).run();
+    assert_eq!(
+        stdout(&zipped).replace("le.txt.gz", "le.txt"),
+        stdout(&plain)
+    );
+    // A document in UTF-16: its markup is read, its link placed in the file.
+    let mut html = b"\xff\xfe".to_vec();
+    let page = "<p>Lire <a href=\"http://example.org/doc\">la doc</a>, été.</p>\n";
+    html.extend(page.encode_utf16().flat_map(u16::to_le_bytes));
+    d.create_bytes("page.html", &html);
+    let o = d.command().args(["--json", "page.html"]).run();
+    assert_eq!(
+        placed_records(&o, &html, encoding_rs::UTF_16LE),
+        [("http://example.org/doc".to_string(), 1, 37, 36, 80)]
+    );
+    // One large input: scanned on one thread, whatever -j says, in bounded
+    // memory (decoded 64 KiB at a time); every URI placed.
+    let text: String = (0..30_000)
+        .map(|i| format!("{i} ライン <http://example.org/{i}/\n  wrapped> é\n"))
+        .collect();
+    let mut big = b"\xff\xfe".to_vec();
+    big.extend(text.encode_utf16().flat_map(u16::to_le_bytes));
+    d.create_bytes("big.txt", &big);
+    let one = d.command().args(["--json", "-j1", "big.txt"]).run();
+    let two = d.command().args(["--json", "-j2", "big.txt"]).run();
+    assert_eq!(stdout(&one), stdout(&two));
+    let records = placed_records(&one, &big, encoding_rs::UTF_16LE);
+    assert_eq!(records.len(), 30_000);
+    let last = &records[29_999];
+    assert_eq!(last.0, "http://example.org/29999/wrapped");
+    // "29999 ライン <" is 11 characters, 22 bytes.
+    assert_eq!((last.1, last.2), (59_999, 23));
+}
+
 #[test]
 fn directory_walk_respects_ignore_files_and_sorts() {
     let d = Dir::new();

@@ -6,6 +6,7 @@ use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
 use ignore::types::TypesBuilder;
 use uriscan::doc::LinkFilter;
+use uriscan::encoding::TextEncoding;
 use uriscan::{HyphenMode, IriMode, Scanner};
 
 /// After the options in `--help`, and the EXAMPLES, NOTES and EXIT STATUS
@@ -218,6 +219,24 @@ pub struct Args {
     /// Scan every input's raw text, even one that looks like mail.
     #[arg(long)]
     pub no_mail: bool,
+
+    /// The text encoding of the inputs: auto (the default), none, or a label.
+    ///
+    /// `auto` decodes an input that starts with a UTF-16 byte-order mark
+    /// (BOM) from UTF-16, and skips a UTF-8 BOM; other inputs are scanned
+    /// as the bytes they are. A label of the WHATWG Encoding Standard
+    /// (`latin1`, `shift_jis`, `euc-jp`, `gbk`, `big5`, `euc-kr`,
+    /// `utf-16le`, ...; all are listed at
+    /// https://encoding.spec.whatwg.org/#names-and-labels) decodes every
+    /// input from that encoding, unless it starts with a BOM, which wins.
+    /// `none` scans every input's bytes as they are, a BOM included (as
+    /// ripgrep's -E). Offsets, lines and columns still count the input's
+    /// own bytes. Applies to text and documents (HTML, Markdown, man
+    /// pages); not to input read as mail, whose parts name their own
+    /// charsets; and an input that is decoded is never read as mail. A
+    /// decoded input is scanned on one thread.
+    #[arg(short = 'E', long, value_name = "LABEL")]
+    pub encoding: Option<String>,
 
     /// Decompress .gz, .bz2, .xz and .zst files before scanning.
     ///
@@ -455,6 +474,8 @@ pub struct Config {
     pub stats: bool,
     pub binary: bool,
     pub search_zip: bool,
+    /// `-E`: how inputs are decoded.
+    pub encoding: TextEncoding,
     pub mail: MailMode,
     pub walk: Walk,
     pub threads: usize,
@@ -550,6 +571,16 @@ impl Args {
             }
         }
         let base = self.base.as_deref().map(root_base).transpose()?;
+        let encoding = match &self.encoding {
+            None => TextEncoding::default(),
+            Some(label) => TextEncoding::for_label(label).ok_or_else(|| {
+                anyhow::anyhow!(
+                    "--encoding: unknown encoding label {label:?} (use auto, none, or a label \
+                     of the WHATWG Encoding Standard, listed at \
+                     https://encoding.spec.whatwg.org/#names-and-labels)"
+                )
+            })?,
+        };
         let walk_types = if self.types.is_empty() && self.types_not.is_empty() {
             None
         } else {
@@ -628,6 +659,7 @@ impl Args {
             stats: self.stats,
             binary: self.text,
             search_zip: self.search_zip,
+            encoding,
             mail: match (self.mail, self.no_mail) {
                 (true, _) => MailMode::Always,
                 (_, true) => MailMode::Never,
@@ -732,6 +764,26 @@ mod tests {
         let err = config(&["--max-candidate-len", "255"]).unwrap_err();
         assert_eq!(err.to_string(), "--max-candidate-len must be at least 256");
         assert!(config(&["--max-candidate-len", "lots"]).is_err());
+    }
+
+    #[test]
+    fn encoding_labels_are_parsed_and_checked() {
+        assert_eq!(config(&[]).unwrap().encoding, TextEncoding::default());
+        for (args, name) in [
+            (&["-E", "latin1"][..], "windows-1252"),
+            (&["--encoding", "Shift_JIS"], "Shift_JIS"),
+            (&["--encoding=utf-16le"], "UTF-16LE"),
+            (&["-E", "none"], "none"),
+            (&["-E", "auto"], "auto"),
+        ] {
+            assert_eq!(config(args).unwrap().encoding.name(), name, "{args:?}");
+        }
+        let err = config(&["-E", "klingon"]).unwrap_err().to_string();
+        assert!(
+            err.starts_with("--encoding: unknown encoding label \"klingon\""),
+            "{err}"
+        );
+        assert!(err.contains("https://encoding.spec.whatwg.org/"), "{err}");
     }
 
     /// Every flag and argument, of the scan and of each subcommand, has a

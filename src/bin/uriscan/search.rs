@@ -1,5 +1,6 @@
-//! Scanning one input: open it (decompressing with `-z`), skip it if it
-//! looks binary, and stream what the scanner finds to the printer in batches.
+//! Scanning one input: open it (decompressing with `-z`), decode it (`-E`,
+//! a byte-order mark), skip it if it looks binary, and stream what the
+//! scanner finds to the printer in batches.
 
 use std::fs::File;
 use std::io::{self, Read};
@@ -7,9 +8,10 @@ use std::path::Path;
 use std::sync::Arc;
 
 use rayon::prelude::*;
+use uriscan::encoding::{DecodeReader, Places};
 use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
-use uriscan::{Chunk, Chunks, Delimiter, Found, Sink};
+use uriscan::{Chunk, Chunks, Delimiter, Found, Sink, Span};
 
 use uriscan::doc::DocKind;
 
@@ -85,7 +87,8 @@ pub struct Summary {
     /// It looked binary and was skipped.
     pub binary: bool,
     /// It looked binary but was named on the command line: it was scanned
-    /// up to its first NUL byte, at this offset.
+    /// up to its first NUL byte, at this offset (of the input's bytes, for
+    /// decoded text).
     pub binary_cut: Option<usize>,
     /// Candidates longer than the scanner's limit, given up on.
     pub too_long: u64,
@@ -194,10 +197,63 @@ struct How {
 /// it is skipped when the walk found it, and scanned up to its first NUL
 /// when it was named (as ripgrep does with binary files given to it; the
 /// URIs before the NUL are kept, and the printer says where it stopped).
+///
+/// An input is decoded before anything else looks at it when `-E` (by
+/// default, a UTF-16 or UTF-8 byte-order mark) says so, unless it is read
+/// as mail: mail names the charset of each of its parts, and the mail
+/// reader decodes them by it. Then the binary check, the roff probe and
+/// the scan see the decoded text, and what is found is placed back in the
+/// input's bytes. A decoded input is not read as mail, and is scanned on
+/// this thread (its text is not cut into chunks for the pool: the places
+/// of its text are kept for one stream only).
 fn scan_reader<R: Read>(
     mut rdr: R,
     cfg: &Config,
     how: How,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
+    let mut probe = Vec::with_capacity(BINARY_PROBE);
+    (&mut rdr)
+        .take(BINARY_PROBE as u64)
+        .read_to_end(&mut probe)?;
+    let mail = how.doc.is_none() && reads_as_mail(cfg, &probe);
+    let Some(decoding) = cfg.encoding.decoding_for(&probe).filter(|_| !mail) else {
+        return scan_probed(probe, rdr, cfg, how, None, send);
+    };
+    let mut text = DecodeReader::new(io::Cursor::new(probe).chain(rdr), decoding);
+    let places = text.places();
+    if how.doc.is_none() {
+        places.for_stream(&cfg.scanner);
+    }
+    let mut probe = Vec::with_capacity(BINARY_PROBE);
+    (&mut text)
+        .take(BINARY_PROBE as u64)
+        .read_to_end(&mut probe)?;
+    let how = How {
+        split: Split::None,
+        ..how
+    };
+    scan_probed(probe, text, cfg, how, Some(places), send)
+}
+
+/// Whether an input starting with `probe` is read as mail (`--mail`,
+/// `--no-mail`, or by its looks).
+fn reads_as_mail(cfg: &Config, probe: &[u8]) -> bool {
+    match cfg.mail {
+        MailMode::Always => true,
+        MailMode::Never => false,
+        MailMode::Auto => uriscan::mail::looks_like_mail(probe),
+    }
+}
+
+/// Scans an input whose first bytes, `probe`, were read and `rdr` holds
+/// the rest of: decoded text placed by `places`, or the input's bytes.
+fn scan_probed<R: Read>(
+    probe: Vec<u8>,
+    rdr: R,
+    cfg: &Config,
+    how: How,
+    places: Option<Places>,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
     let How {
@@ -206,10 +262,6 @@ fn scan_reader<R: Read>(
         regular,
         named,
     } = how;
-    let mut probe = Vec::with_capacity(BINARY_PROBE);
-    (&mut rdr)
-        .take(BINARY_PROBE as u64)
-        .read_to_end(&mut probe)?;
     let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary);
     if nul.is_some() && !named {
         return Ok(Summary {
@@ -234,6 +286,7 @@ fn scan_reader<R: Read>(
     };
     let mut rest = rdr.take(limit);
     let mut records = Records::new(cfg, &mut batch);
+    records.places = places.clone();
     // A man page must also start like roff: `*.1` names rotated logs too.
     let doc = doc.filter(|d| d.kind != DocKind::Man || uriscan::doc::looks_like_roff(&probe));
     let result = if let Some(nul) = nul {
@@ -249,6 +302,9 @@ fn scan_reader<R: Read>(
             (records.out.send)(Event::Warning(
                 "larger than 64 MiB: read as plain text, not as a document".to_string(),
             ));
+            if let Some(places) = &places {
+                places.for_stream(&cfg.scanner);
+            }
             cfg.scanner
                 .scan_reader(io::Cursor::new(bytes).chain(&mut rest), &mut records)
         } else {
@@ -256,11 +312,8 @@ fn scan_reader<R: Read>(
             Ok(())
         }
     } else {
-        let mail = match cfg.mail {
-            MailMode::Always => true,
-            MailMode::Never => false,
-            MailMode::Auto => uriscan::mail::looks_like_mail(&probe),
-        };
+        // Decoded text is not mail (see `scan_reader`).
+        let mail = places.is_none() && reads_as_mail(cfg, &probe);
         match (mail, split) {
             // The probe starts the buffer messages or chunks are split from.
             (true, Split::Parallel) => {
@@ -290,14 +343,18 @@ fn scan_reader<R: Read>(
     };
     let too_long = records.too_long;
     batch.flush();
-    let bytes = match nul {
-        Some(nul) => nul as u64,
-        None => probed + (limit - rest.limit()),
+    // Counted in the input's bytes, decoded or not.
+    let bytes = match (nul, &places) {
+        (Some(nul), None) => nul as u64,
+        (Some(nul), Some(places)) => places.span(Span::new(nul, nul)).start as u64,
+        (None, None) => probed + (limit - rest.limit()),
+        (None, Some(places)) => places.input_len() as u64,
     };
+    let binary_cut = nul.map(|_| bytes as usize);
     result.map(|()| Summary {
         bytes,
         too_long,
-        binary_cut: nul,
+        binary_cut,
         ..Summary::default()
     })
 }
@@ -325,7 +382,7 @@ fn scan_document(bytes: &[u8], doc: &Document, records: &mut Records<'_, '_>) {
                 relative: link.is_relative(),
                 resolved: link.resolved().map(str::to_string),
             }),
-            ..record(link.found(), None)
+            ..record(link.found(), None, records.places.as_ref())
         });
     }
 }
@@ -484,6 +541,8 @@ struct Records<'a, 'b> {
     /// The place of the last record found in mail, for the next ones of
     /// the same part.
     place: Option<Arc<MailPlace>>,
+    /// Where the text scanned was in the input, when it was decoded.
+    places: Option<Places>,
 }
 
 impl<'a, 'b> Records<'a, 'b> {
@@ -493,6 +552,7 @@ impl<'a, 'b> Records<'a, 'b> {
             out,
             too_long: 0,
             place: None,
+            places: None,
         }
     }
 
@@ -519,7 +579,7 @@ impl Sink for &mut Records<'_, '_> {
     fn found(&mut self, f: &Found<'_>) -> io::Result<bool> {
         if keep(self.cfg, f) {
             let place = f.message().map(|m| self.place(m));
-            self.out.push(record(f, place));
+            self.out.push(record(f, place, self.places.as_ref()));
         }
         Ok(true)
     }
@@ -553,14 +613,23 @@ fn keep_scheme(cfg: &Config, uri: &str) -> bool {
     cfg.schemes.iter().any(|s| s.eq_ignore_ascii_case(scheme))
 }
 
-fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>) -> Record {
+/// The record of `f`, found in mail at `mail`, or in decoded text placed
+/// by `places` in the input.
+fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>, places: Option<&Places>) -> Record {
+    let (span, column) = match places {
+        Some(places) => {
+            let at = places.place(f);
+            (at.span, at.column)
+        }
+        None => (f.span(), f.column()),
+    };
     Record {
         uri: f.as_str().to_string(),
         iri: f.iri().filter(|&iri| iri != f.as_str()).map(str::to_string),
         line: f.line(),
-        column: f.column(),
-        start: f.span().start,
-        end: f.span().end,
+        column,
+        start: span.start,
+        end: span.end,
         delimiter: f.delimiter(),
         wrapped: f.is_wrapped(),
         url_prefix: f.has_url_prefix(),
@@ -628,6 +697,30 @@ mod tests {
                 let (bytes, uris) = scan_file(&path, flags, split);
                 assert_eq!(bytes, len as u64, "{len} bytes, {flags:?} {split:?}");
                 assert!(uris >= whole_lines, "{len} bytes, {flags:?} {split:?}");
+            }
+        }
+    }
+
+    /// A decoded input is counted in its own bytes, BOM included, whether
+    /// its decoded probe met its end or not.
+    #[test]
+    fn decoded_inputs_count_the_input_bytes() {
+        let dir = tempfile::tempdir().unwrap();
+        let line = "see http://a.example/ é\n";
+        for lines in [
+            0,
+            1,
+            BINARY_PROBE / line.len(),
+            1 + BINARY_PROBE / line.len(),
+            5000,
+        ] {
+            let mut utf16 = vec![0xFF, 0xFE];
+            utf16.extend(line.repeat(lines).encode_utf16().flat_map(u16::to_le_bytes));
+            let path = dir.path().join(format!("{lines}.txt"));
+            std::fs::write(&path, &utf16).unwrap();
+            for split in [Split::None, Split::Parallel] {
+                let (bytes, uris) = scan_file(&path, &[], split);
+                assert_eq!((bytes, uris), (utf16.len() as u64, lines), "{lines} lines");
             }
         }
     }
