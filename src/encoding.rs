@@ -810,8 +810,9 @@ mod tests {
         (text, places)
     }
 
-    /// Each URI found in `input` decoded as `label`, with the input bytes
-    /// it was placed at, decoded again, and its line and column.
+    /// Each URI found in `input` decoded as `label` (as written: an IRI's
+    /// own text), with the input bytes it was placed at, decoded again,
+    /// and its line and column.
     fn placed(label: &str, input: &[u8]) -> Vec<(String, String, u64, u64)> {
         let (text, places) = decode(label, input, 4096);
         let encoding = decoding(label, input).encoding;
@@ -820,7 +821,8 @@ mod tests {
             .map(|f| {
                 let p = places.place(&f);
                 let (again, _) = encoding.decode_without_bom_handling(&input[p.span.range()]);
-                (f.as_str().to_string(), again.into_owned(), p.line, p.column)
+                let written = f.iri().unwrap_or(f.as_str());
+                (written.to_string(), again.into_owned(), p.line, p.column)
             })
             .collect()
     }
@@ -894,7 +896,7 @@ mod tests {
         for sample in samples {
             let want: Vec<_> = Scanner::new()
                 .find_iter(sample.as_bytes())
-                .map(|f| (f.as_str().to_string(), f.line()))
+                .map(|f| (f.iri().unwrap_or(f.as_str()).to_string(), f.line()))
                 .collect();
             for label in labels {
                 let encoding = Encoding::for_label(label.as_bytes()).unwrap();
