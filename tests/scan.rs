@@ -727,3 +727,11 @@ fn typographic_quotes_delimit_as_double_quotes_do() {
         &["http://www.kernel-notes.org"],
     );
 }
+
+/// A bad `%` fails the candidates that hold it, not one that a bracket
+/// cuts before it.
+#[test]
+fn a_bad_percent_fails_only_the_candidates_that_hold_it() {
+    t!("x http://a/(|http://b/|)%zz y", ["http://b/"]);
+    t!("x http://a/http://b/%zz y", []);
+}

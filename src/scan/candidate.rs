@@ -466,10 +466,8 @@ impl Core<'_> {
                     };
                     self.report(c.win, span.clone(), invalid, flags, Some(e), emit);
                 }
-                match self.run.learn(text, start, e, mode == IriMode::Off) {
-                    Some(spoiled) => (spoiled - offset).max(next),
-                    None => next,
-                }
+                self.run.learn(text, start, e, mode == IriMode::Off);
+                next
             }
         }
     }

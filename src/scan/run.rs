@@ -43,6 +43,9 @@ pub struct Run {
     /// Two `#` of one candidate (the second one failed it): every candidate
     /// that holds both fails.
     hashes: Option<(usize, usize)>,
+    /// A `%` a candidate failed on: not followed by two hex digits in the
+    /// text, so every candidate that holds it fails.
+    bad_percent: Option<usize>,
     /// A non-ASCII byte a candidate failed on, where only URIs are wanted
     /// ([`crate::IriMode::Off`]): every candidate that holds it fails.
     non_ascii: Option<usize>,
@@ -143,25 +146,14 @@ impl Run {
 
     /// Records what the failure `error` of the candidate at `start..end`
     /// (absolute; `text` its bytes) proves about the later candidates of
-    /// the run. Returns where to look for the next `:` when the failure
-    /// spoils every candidate that would contain its byte (a bad
-    /// percent-encoding is bad anywhere): just there. `ascii_only` says
-    /// that the candidates are parsed as URIs, not IRIs.
-    pub fn learn(
-        &mut self,
-        text: &[u8],
-        start: usize,
-        error: ParseError,
-        ascii_only: bool,
-    ) -> Option<usize> {
+    /// the run (see [`Run::dooms`]). `ascii_only` says that the candidates
+    /// are parsed as URIs, not IRIs.
+    pub fn learn(&mut self, text: &[u8], start: usize, error: ParseError, ascii_only: bool) {
         let at = start + error.index();
         let byte = text.get(error.index()).copied();
         match (error.kind(), byte) {
-            (ParseErrorKind::PercentEncoding, _) => Some(at),
-            (_, Some(b)) if ascii_only && !b.is_ascii() => {
-                self.non_ascii = Some(at);
-                None
-            }
+            (ParseErrorKind::PercentEncoding, _) => self.bad_percent = Some(at),
+            (_, Some(b)) if ascii_only && !b.is_ascii() => self.non_ascii = Some(at),
             (
                 ParseErrorKind::Path | ParseErrorKind::Query | ParseErrorKind::Fragment,
                 Some(b'[' | b']'),
@@ -171,7 +163,6 @@ impl Run {
                 crate::work::examined(before.len() - found.unwrap_or(0));
                 let delimiter = found.map(|p| start + p);
                 self.bracket = Some(BracketFailure { at, delimiter });
-                None
             }
             (ParseErrorKind::Fragment, Some(b'#')) => {
                 let before = &text[..error.index()];
@@ -180,9 +171,8 @@ impl Run {
                 if let Some(first) = found {
                     self.hashes = Some((start + first, at));
                 }
-                None
             }
-            _ => None,
+            _ => {}
         }
     }
 
@@ -199,6 +189,9 @@ impl Run {
     ///   byte;
     /// - a `#` starts the fragment and none may follow; so a candidate
     ///   that holds both `#` of a failure fails too;
+    /// - a `%` must be followed by two hex digits, and what follows it in
+    ///   a candidate that holds it is the text's own bytes (or its end);
+    ///   so a candidate that holds a `%` a failure found bad fails too;
     /// - a URI holds no non-ASCII byte; so, parsing URIs only, a candidate
     ///   that holds the one a failure found fails too.
     pub fn dooms(&self, start: usize, colon: usize, slashes: bool, end: usize) -> bool {
@@ -211,7 +204,7 @@ impl Run {
                 }
             }
         }
-        if self.non_ascii.is_some_and(holds) {
+        if self.bad_percent.is_some_and(holds) || self.non_ascii.is_some_and(holds) {
             return true;
         }
         matches!(self.hashes, Some((first, second)) if holds(first) && holds(second))
