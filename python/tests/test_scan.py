@@ -44,7 +44,8 @@ CASES = [
         ["https://en.wikipedia.org/wiki/Rust_(programming_language)"],
     ),
     ("one: |http://a.org/|, two: |ftp://b.org/x|; three!", ["http://a.org/", "ftp://b.org/x"]),
-    ("日本語|http://example.jp/|パスです", ["http://example.jp/"]),
+    # Letters glued after a URI belong to it: an IRI, given as its URI.
+    ("日本語|http://example.jp/パスです|", ["http://example.jp/%E3%83%91%E3%82%B9%E3%81%A7%E3%81%99"]),
     ("「|http://example.jp/a|」。", ["http://example.jp/a"]),
     (
         "mail |mailto:fred@example.com|, |urn:ietf:rfc:3986|, |tel:+1-816-555-1212|.",
