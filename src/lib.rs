@@ -105,8 +105,8 @@ pub mod scan;
 pub mod uri;
 
 pub use crate::scan::{
-    Chunk, Chunks, Delimiter, FindIter, Found, HyphenMode, InMessage, IriMode, Scanner,
-    ScannerBuilder, Sink, DEFAULT_MAX_CANDIDATE_LEN,
+    Chunk, Chunks, Delimiter, FindIter, Found, HyphenMode, InMessage, IriMode, ReadAt, Scanner,
+    ScannerBuilder, Segment, SegmentEnd, Segments, Sink, DEFAULT_MAX_CANDIDATE_LEN,
 };
 pub use crate::span::Span;
 pub use crate::uri::{

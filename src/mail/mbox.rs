@@ -7,7 +7,7 @@ use memchr::memmem;
 
 use super::header::Head;
 use super::message::{Message, Reading};
-use crate::scan::{is_safe_cut, LOOKBACK};
+use crate::scan::{is_safe_cut, ReadAt, Segments, LOOKBACK};
 
 /// How much is read at once.
 const CHUNK: usize = 256 * 1024;
@@ -85,6 +85,28 @@ impl<R: Read> Messages<R> {
             separator: memmem::Finder::new(b"\nFrom "),
             oversized: None,
         }
+    }
+
+    /// Messages of a segment of an mbox that starts at a message's start (see
+    /// [`message_segments`]): `rdr` starts at absolute offset `offset`, and
+    /// lines count from 1 there.
+    pub(crate) fn starting_at(rdr: R, offset: usize) -> Messages<R> {
+        Messages {
+            offset,
+            line_start: offset,
+            ..Messages::new(rdr)
+        }
+    }
+
+    /// The line of the first byte not yet returned (after the last
+    /// message: the line the input ends on).
+    pub(crate) fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// The reader the messages come from.
+    pub(crate) fn reader(&self) -> &R {
+        &self.rdr
     }
 
     /// The next message, or `None` at the end of the input.
@@ -305,6 +327,31 @@ impl<R: Read> Iterator for Messages<R> {
             }
         }
     }
+}
+
+/// The segments of an mbox of `len` bytes, cut at the starts of messages
+/// about every [`DEFAULT_SEGMENT_SIZE`](crate::scan::DEFAULT_SEGMENT_SIZE)
+/// bytes (see [`Segments`]); scanned with [`super::scan_segment`].
+///
+/// A message starts where a line starting with `From ` follows a blank
+/// line, as [`Messages`] splits them: whether an offset is one is decided
+/// by the three bytes before it and the five after, so every thread finds
+/// the same starts.
+pub fn message_segments<R: ReadAt + ?Sized>(input: &R, len: u64) -> Segments<'_, R> {
+    Segments::with_boundary(input, len, find_message_start, 3)
+}
+
+/// The first message start of `buf` at or after `from`: the byte after
+/// the `\n` of a `\nFrom ` that ends a blank line (`\n\n` or `\n\r\n`).
+fn find_message_start(buf: &[u8], from: usize, _at_input_start: bool) -> Option<usize> {
+    let search = from.saturating_sub(1);
+    memmem::find_iter(&buf[search..], b"\nFrom ")
+        .map(|p| search + p)
+        .find(|&nl| {
+            let before = &buf[..nl];
+            before.ends_with(b"\n") || before.ends_with(b"\n\r")
+        })
+        .map(|nl| nl + 1)
 }
 
 /// Counts the line breaks of `bytes`.

@@ -81,7 +81,7 @@
 //!   their attributes (`href`, `src`, an `<option>`'s `value`, a
 //!   `pluginspage`, …; not `xmlns` nor the `on…` event handlers) and
 //!   their text (not comments, `<script>` nor `<style>`), with character references
-//!   decoded, as `text/html`. Parts that are not text (images, archives)
+//!   decoded, as `text/html`. Segments that are not text (images, archives)
 //!   are skipped. A forwarded message (`message/rfc822`, digests) is read
 //!   like the message itself: its headers, then its parts.
 //! - *Judgement call:* the **preamble and epilogue** of a multipart, which
@@ -120,9 +120,10 @@ mod mime;
 
 use std::io::Read;
 
-use crate::scan::{Scanner, Sink};
+use crate::scan::segments::to_usize;
+use crate::scan::{ReadAt, Scanner, Segment, SegmentEnd, Sink};
 
-pub use self::mbox::{looks_like_mail, Messages, MAX_MESSAGE};
+pub use self::mbox::{looks_like_mail, message_segments, Messages, MAX_MESSAGE};
 pub use self::message::{Message, Part};
 
 #[cfg(doc)]
@@ -160,6 +161,35 @@ pub fn scan_messages<R: Read, S: Sink>(
         }
     }
     Ok(())
+}
+
+/// Scans one segment of an mbox (see [`message_segments`]) as
+/// [`scan_mail`] scans the whole: the URIs of its messages, their spans and
+/// columns are those of the whole input, and lines count from 1 at the
+/// segment's start (in the URIs, in
+/// [`InMessage::message_line`](crate::InMessage) and in warnings);
+/// [`SegmentEnd::lines`] says how many line breaks the segment holds.
+///
+/// # Errors
+///
+/// A read error (after the URIs of the messages before it), or the first
+/// error `sink` returns.
+pub fn scan_segment<R: ReadAt + ?Sized, S: Sink>(
+    scanner: &Scanner,
+    segment: Segment<'_, R>,
+    mut sink: S,
+) -> std::io::Result<SegmentEnd> {
+    let start = to_usize(segment.start())?;
+    let mut messages = Messages::starting_at(segment, start);
+    for message in messages.by_ref() {
+        if !message?.scan_into(scanner, &mut sink)? {
+            break;
+        }
+    }
+    Ok(SegmentEnd {
+        bytes: messages.reader().bytes_read(),
+        lines: messages.line() - 1,
+    })
 }
 
 #[cfg(test)]

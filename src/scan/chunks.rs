@@ -286,6 +286,6 @@ impl<R: Read> Rest<R> {
             line_start: self.line_start,
         };
         let rdr = io::Cursor::new(&self.buf[self.lead..]).chain(self.rdr);
-        scan_reader_from(scanner, resume, rdr, sink, 0)
+        scan_reader_from(scanner, resume, rdr, sink, 0).map(drop)
     }
 }

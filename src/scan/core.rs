@@ -324,6 +324,11 @@ impl Lines {
         self.counted = to;
     }
 
+    /// The line holding the offset counted up to.
+    pub fn line(&self) -> u64 {
+        self.line
+    }
+
     /// The line and byte column of absolute offset `at`, on the line
     /// counted up to.
     fn position(&self, at: usize) -> (u64, u64) {

@@ -116,6 +116,7 @@ mod core;
 mod cut;
 mod run;
 mod schemes;
+pub(crate) mod segments;
 mod stream;
 mod trim;
 mod unwrap;
@@ -131,6 +132,7 @@ pub(crate) use self::core::{Core, Window};
 use self::core::{Report, Step, ToSink};
 #[cfg(feature = "mail")]
 pub(crate) use self::cut::is_safe_cut;
+pub use self::segments::{ReadAt, Segment, SegmentEnd, Segments, DEFAULT_SEGMENT_SIZE};
 
 use crate::span::Span;
 use crate::uri::ParseError;

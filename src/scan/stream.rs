@@ -26,7 +26,7 @@ pub(crate) fn scan_reader<R: Read, S: Sink>(
     sink: S,
     read_size: usize,
 ) -> io::Result<()> {
-    scan_reader_from(scanner, Resume::default(), rdr, sink, read_size)
+    scan_reader_from(scanner, Resume::default(), rdr, sink, read_size).map(drop)
 }
 
 /// Where a scan of a reader starts, when not at the start of its input:
@@ -53,14 +53,15 @@ impl Default for Resume<'_> {
     }
 }
 
-/// [`scan_reader`] from where `resume` says.
+/// [`scan_reader`] from where `resume` says; returns the line the input
+/// ends on (where the scan stopped, when the sink stopped it).
 pub(crate) fn scan_reader_from<R: Read, S: Sink>(
     scanner: &Scanner,
     resume: Resume<'_>,
     rdr: R,
     sink: S,
     read_size: usize,
-) -> io::Result<()> {
+) -> io::Result<u64> {
     debug_assert!(resume.before.len() <= LOOKBACK);
     // 0 asks for the default.
     let read_size = if read_size == 0 { READ_SIZE } else { read_size };
@@ -94,7 +95,7 @@ fn give_back_buffer(buf: Vec<u8>) {
 
 /// The scan itself, over `buf` (of the capacity computed by
 /// [`scan_reader_from`]), which starts with `resume.before`; the rest of
-/// its old contents does not matter.
+/// its old contents does not matter. Returns the line the input ends on.
 fn scan_with_buffer<R: Read, S: Sink>(
     scanner: &Scanner,
     resume: Resume<'_>,
@@ -102,7 +103,7 @@ fn scan_with_buffer<R: Read, S: Sink>(
     mut sink: S,
     read_size: usize,
     buf: &mut [u8],
-) -> io::Result<()> {
+) -> io::Result<u64> {
     let capacity = buf.len();
     let mut end = resume.before.len();
     let mut offset = resume.pos - end;
@@ -117,8 +118,11 @@ fn scan_with_buffer<R: Read, S: Sink>(
         };
         let need_more = match core.step(&win, &mut report)? {
             Step::Progress => continue,
-            Step::Stopped => return Ok(()),
-            Step::Exhausted if eof => return Ok(()),
+            Step::Stopped => return Ok(core.lines.line()),
+            Step::Exhausted if eof => {
+                core.lines.advance(&win, offset + end);
+                return Ok(core.lines.line());
+            }
             Step::Exhausted => false,
             Step::NeedMore => true,
         };
@@ -154,7 +158,7 @@ fn scan_with_buffer<R: Read, S: Sink>(
                     loop {
                         match core.step(&win, &mut report)? {
                             Step::Progress => continue,
-                            Step::Stopped => return Ok(()),
+                            Step::Stopped => return Ok(core.lines.line()),
                             _ => return Err(err),
                         }
                     }
