@@ -78,13 +78,10 @@ fn segmented(
             records.push(record(f, 0));
             Ok(true)
         };
-        let end = match segments.segment(k).unwrap() {
-            None => None,
-            Some(segment) => Some(match mode {
-                Mode::Text => segment.scan(scanner, &mut sink).unwrap(),
-                Mode::Mail => mail::scan_segment(scanner, segment, &mut sink).unwrap(),
-            }),
-        };
+        let end = segments.segment(k).unwrap().map(|segment| match mode {
+            Mode::Text => segment.scan(scanner, &mut sink).unwrap(),
+            Mode::Mail => mail::scan_segment(scanner, segment, &mut sink).unwrap(),
+        });
         found.push((end, records));
     }
     found.reverse();
@@ -164,7 +161,10 @@ fn the_corpus_concatenated_gives_the_whole_at_every_segment_size() {
             (7 << 20, 4096),
         ] {
             let (found, n) = segmented(&scanner, &text, size, step, Mode::Text);
-            assert!(n as u64 > text.len() as u64 / size / 2, "{n} segments of {size}");
+            assert!(
+                n as u64 > text.len() as u64 / size / 2,
+                "{n} segments of {size}"
+            );
             assert_same(&found, &whole, &format!("segments of {size} bytes"));
         }
     }
@@ -191,7 +191,10 @@ fn mail_archives_cut_at_messages_give_the_whole() {
         }
     }
     assert!(mboxes > 10, "{mboxes} mbox files");
-    assert!(segments > 10 * mboxes, "{segments} segments of {mboxes} mbox files");
+    assert!(
+        segments > 10 * mboxes,
+        "{segments} segments of {mboxes} mbox files"
+    );
 }
 
 #[test]
@@ -212,21 +215,39 @@ fn segments_start_at_line_breaks_and_messages() {
         }
     }
     let (found, _) = segmented(&Scanner::new(), mbox.as_bytes(), 500, 7, Mode::Mail);
-    assert_same(&found, &whole(&Scanner::new(), mbox.as_bytes(), Mode::Mail), "mbox");
+    assert_same(
+        &found,
+        &whole(&Scanner::new(), mbox.as_bytes(), Mode::Mail),
+        "mbox",
+    );
 }
 
 #[test]
 fn text_without_a_safe_cut_is_one_segment() {
     // One long line: no line break to cut at.
     let text = format!("x {} <http://a.org/b\n c>", "http://a.org/ ".repeat(2000));
-    let (found, n) = segmented(&Scanner::new(), text.as_bytes(), 100, usize::MAX, Mode::Text);
+    let (found, n) = segmented(
+        &Scanner::new(),
+        text.as_bytes(),
+        100,
+        usize::MAX,
+        Mode::Text,
+    );
     assert_eq!(n, 1);
-    assert_same(&found, &whole(&Scanner::new(), text.as_bytes(), Mode::Text), "one line");
+    assert_same(
+        &found,
+        &whole(&Scanner::new(), text.as_bytes(), Mode::Text),
+        "one line",
+    );
     // Lines longer than a segment, with cuts only now and then.
     let text = format!("{}\n\n", "http://a.org/ ".repeat(500)).repeat(20);
     let (found, n) = segmented(&Scanner::new(), text.as_bytes(), 1000, 333, Mode::Text);
     assert!(n > 1 && n < 20, "{n} segments");
-    assert_same(&found, &whole(&Scanner::new(), text.as_bytes(), Mode::Text), "long lines");
+    assert_same(
+        &found,
+        &whole(&Scanner::new(), text.as_bytes(), Mode::Text),
+        "long lines",
+    );
 }
 
 #[test]
