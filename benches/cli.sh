@@ -1,11 +1,17 @@
 #!/usr/bin/env bash
-# Whole-command benchmark of the uriscan binary over ../shared/corpus/:
-#   1. uriscan -j1 against ripgrep -j1 -o with a URL regex (same bytes, same run);
-#   2. uriscan with all cores against -j1;
-#   3. mail mode against --no-mail over the mail archives, one thread;
-#   4. peak RSS scanning a generated 2 GiB file (streaming keeps it flat).
-# Needs: ../shared/corpus, hyperfine and ripgrep (installed with apt when missing),
-# /usr/bin/time. Usage: benches/cli.sh [RUNS]
+# Whole-command benchmarks of the uriscan binary over ../shared/corpus/, each
+# against its baseline measured in the same run (hyperfine, medians):
+#   1. one large file, two of them: the corpus's logs repeated to 206 MB and
+#      the whole corpus concatenated (168 MB): -j2 against -j1, and against
+#      ripgrep -j2 -o with a URL regex on the same bytes;
+#   2. the corpus as a tree (7,160 files): -j2 against -j1, plain text
+#      (--no-mail) and default (mail archives read as mail);
+#   3. mail mode, one thread, over the mail archives: MB/s, and --no-mail;
+#   4. peak RSS scanning a 2 GiB file at -j1 and -j2.
+# Then each goal of the parallel-scanning work with its figure and whether
+# it is met. Needs: ../shared/corpus, hyperfine and ripgrep (installed with
+# apt when missing), python3, /usr/bin/time.
+# Usage: benches/cli.sh [RUNS]   (read the figures when the machine is quiet)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-10}
@@ -17,33 +23,69 @@ done
 cargo build --release -q
 bin=target/release/uriscan
 regex='(?:https?|ftp|mailto|file|news|urn):[^\s<>"]+'
+tmp=$(mktemp -d /tmp/uriscan-bench.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+
+log=$tmp/logs-x40
+for _ in $(seq 40); do
+    cat "$corpus/logs/apache_logs" "$corpus/logs/nginxplus_json_logs" >> "$log"
+done
+concat=$tmp/corpus-concatenated
+find "$corpus" -type f | sort | xargs cat > "$concat"
 
 echo "== environment"
-echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -r)"
-echo "corpus: $(du -sb "$corpus" | cut -f1) bytes in $(find "$corpus" -type f | wc -l) files"
-cat "$corpus"/* >/dev/null 2>&1 || true; find "$corpus" -type f -exec cat {} + >/dev/null  # warm the page cache
+echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "corpus: $(du -sb "$corpus" | cut -f1) bytes in $(find "$corpus" -type f | wc -l) files;" \
+    "log: $(stat -c %s "$log") bytes; concatenated: $(stat -c %s "$concat") bytes"
+find "$corpus" -type f -exec cat {} + >/dev/null  # warm the page cache
 
-echo "== single thread: uriscan -j1 vs rg -j1 -o"
-hyperfine -N --warmup 2 --runs "$runs" --export-markdown /tmp/uriscan-bench-1.md \
-    "$bin -j1 --no-filename $corpus" \
-    "rg -j1 -o --no-filename '$regex' $corpus"
-echo "== threads: uriscan (all cores) vs -j1"
-hyperfine -N --warmup 2 --runs "$runs" --export-markdown /tmp/uriscan-bench-2.md \
-    "$bin -j1 --no-filename $corpus" \
-    "$bin --no-filename $corpus"
-
-echo "== mail mode: $corpus/mail, one thread, mail vs --no-mail (read the min: the machine is shared)"
-echo "mail: $(du -sb "$corpus/mail" | cut -f1) bytes"
-hyperfine -N --warmup 3 --runs "$((runs * 3))" --export-markdown /tmp/uriscan-bench-3.md \
-    "$bin -j1 --no-filename $corpus/mail" \
-    "$bin -j1 --no-filename --no-mail $corpus/mail"
+# bench NAME COMMAND... : hyperfine over the commands, exported as NAME.json.
+bench() {
+    local name=$1
+    shift
+    echo "== $name"
+    hyperfine -N --warmup 2 --runs "$runs" --style basic --export-json "$tmp/$name.json" "$@" |
+        grep -E '^(Benchmark|  Time)'
+}
+bench log "$bin -j1 $log" "$bin -j2 $log" "rg -j2 -o '$regex' $log"
+bench concatenated "$bin -j1 $concat" "$bin -j2 $concat" "rg -j2 -o '$regex' $concat"
+bench tree-text "$bin -j1 --no-mail $corpus" "$bin -j2 --no-mail $corpus"
+bench tree-mail "$bin -j1 $corpus" "$bin -j2 $corpus"
+bench mail "$bin -j1 $corpus/mail" "$bin -j1 --no-mail $corpus/mail"
 
 echo "== memory: a 2 GiB file"
-big=$(mktemp /tmp/uriscan-big.XXXXXX)
-trap 'rm -f "$big"' EXIT
-files=$(find "$corpus" -type f | sort)
-while [ "$(stat -c %s "$big")" -lt $((2 * 1024 * 1024 * 1024)) ]; do
-    # shellcheck disable=SC2086
-    cat $files >> "$big"
+big=$tmp/2gib
+while [ "$(stat -c %s "$big" 2>/dev/null || echo 0)" -lt $((2 * 1024 * 1024 * 1024)) ]; do
+    cat "$concat" >> "$big"
 done
-/usr/bin/time -f "uriscan on $(stat -c %s "$big") bytes: %e s, peak RSS %M KiB" "$bin" -j1 "$big" > /dev/null
+for j in 1 2; do
+    /usr/bin/time -o "$tmp/rss-$j" -f "%M" "$bin" -j$j "$big" > /dev/null
+    echo "-j$j on $(stat -c %s "$big") bytes: peak RSS $(cat "$tmp/rss-$j") KiB"
+done
+
+echo "== goals (medians of $runs runs, each against its baseline in this run)"
+python3 - "$tmp" "$(du -sb "$corpus/mail" | cut -f1)" <<'EOF'
+import json, sys
+tmp, mail_bytes = sys.argv[1], int(sys.argv[2])
+def medians(name):
+    return [r["median"] for r in json.load(open(f"{tmp}/{name}.json"))["results"]]
+def goal(text, ok, figure):
+    print(f"{'met ' if ok else 'MISS'}  {text}: {figure}")
+for name, what in [("log", "206 MB log"), ("concatenated", "168 MB corpus concatenated")]:
+    j1, j2, rg = medians(name)
+    goal(f"{what}: -j2 at least 1.8x -j1", j1 / j2 >= 1.8,
+         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x")
+    goal(f"{what}: -j2 ahead of rg -j2 -o URL-regex", j2 < rg,
+         f"{j2*1e3:.0f} ms against {rg*1e3:.0f} ms, {rg/j2:.2f}x")
+for name, what in [("tree-text", "corpus tree, --no-mail"), ("tree-mail", "corpus tree, mail mode")]:
+    j1, j2 = medians(name)
+    goal(f"{what}: -j2 at least 1.8x -j1", j1 / j2 >= 1.8,
+         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x")
+mail, text = medians("mail")
+rate = mail_bytes / mail / 1e6
+goal("mail mode, one thread, over the mail archives: 500 MB/s or more", rate >= 500,
+     f"{rate:.0f} MB/s ({mail*1e3:.0f} ms; --no-mail {text*1e3:.0f} ms, {mail/text:.1f}x slower)")
+rss = int(open(f"{tmp}/rss-2").read())
+goal("peak RSS on a 2 GiB file at -j2 under 64 MiB", rss < 64 * 1024,
+     f"{rss / 1024:.1f} MiB (-j1: {int(open(f'{tmp}/rss-1').read()) / 1024:.1f} MiB)")
+EOF

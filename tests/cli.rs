@@ -200,10 +200,11 @@ fn errors_are_reported_and_the_run_goes_on() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-/// The walk reports a path it cannot follow as it meets it (here dangling
-/// links, with `-L`), in walk order, before the files it found are
-/// scanned; it counts the errors and the run goes on. They used to travel
-/// as inputs and come out between the files' URIs.
+/// The walk reports a path it cannot follow (here dangling links, with
+/// `-L`) where the path stands in walk order among the files it found,
+/// whatever the threads: the walk goes on while the first files are
+/// scanned, so an error cannot wait for the whole walk. It counts the
+/// errors (not as inputs) and the run goes on.
 #[cfg(unix)]
 #[test]
 fn walk_errors_are_reported_by_the_walk_in_walk_order() {
@@ -223,12 +224,14 @@ fn walk_errors_are_reported_by_the_walk_in_walk_order() {
         assert_eq!(
             stdout(&o),
             "uriscan: tree/a-dangling: no such file or directory\n\
-             uriscan: tree/b/dangling: no such file or directory\n\
              tree/a.txt:http://a.org/\n\
+             uriscan: tree/b/dangling: no such file or directory\n\
              tree/c.txt:http://c.org/\n",
             "{j}"
         );
     }
+    let o = d.command().args(["-L", "-c", "tree"]).assert_exit(2);
+    assert_eq!(stdout(&o), "tree/a.txt:1\ntree/c.txt:1\ntotal:2\n");
     let o = d.command().args(["-L", "--stats", "tree"]).assert_exit(2);
     assert!(
         stderr(&o).contains("2 files scanned, 0 binary skipped, 2 errors"),
@@ -808,6 +811,19 @@ fn one_large_input_on_many_threads_prints_what_one_thread_does() {
         let one = d.command().arg("-j1").args(flags).arg(&path).run();
         let many = d.command().arg("-j3").args(flags).arg(&path).run();
         assert!(one.stdout == many.stdout, "{flags:?}: -j1 and -j3 differ");
+        // Segments small enough that every kind of line meets a boundary.
+        for size in ["4096", "65537"] {
+            let many = d
+                .command()
+                .args(["-j3", "--segment-size", size])
+                .args(flags)
+                .arg(&path)
+                .run();
+            assert!(
+                one.stdout == many.stdout,
+                "{flags:?}: segments of {size} differ"
+            );
+        }
         let piped = d
             .command()
             .arg("-j3")
@@ -822,6 +838,81 @@ fn one_large_input_on_many_threads_prints_what_one_thread_does() {
     }
     let one = d.command().args(["-j1", &path.to_string_lossy()]).run();
     assert!(stdout(&one).lines().count() > 80_000);
+}
+
+/// A tree of small and large files, some of which look segmentable but are
+/// not read as plain text (binary, UTF-16, one message, compressed): every
+/// file is printed whole and in walk order, with its own line numbers,
+/// counts and notes, whatever the threads and the segment size.
+#[test]
+fn large_files_among_small_ones_print_what_one_thread_does() {
+    let d = Dir::new();
+    let lines = |tag: &str, n: usize| -> String {
+        (0..n)
+            .map(|i| format!("{tag} {i} <http://{tag}.org/{i}/\n  w> \"http://q.org/{i}\"\n"))
+            .collect()
+    };
+    d.create("t/a-small.txt", "see http://a.org/\n");
+    d.create("t/b-big.txt", &lines("b", 3000));
+    d.create("t/c/d-big.log", &lines("d", 2000));
+    d.create("t/c/e.txt", "and http://e.org/\n");
+    let mut binary = lines("bin", 100).into_bytes();
+    binary[50] = 0;
+    d.create_bytes("t/f-binary.dat", &binary);
+    let mut utf16 = vec![0xFF, 0xFE];
+    utf16.extend(lines("u", 1000).encode_utf16().flat_map(u16::to_le_bytes));
+    d.create_bytes("t/g-utf16.txt", &utf16);
+    let message = format!("From: a@b.org\nSubject: s\nDate: x\n\n{}", lines("m", 1000));
+    d.create("t/h-message.eml", &message);
+    let mbox: String = (0..300)
+        .map(|i| {
+            format!(
+                "From a@b Mon Jan  1 00:00:00 2024\nSubject: {i}\n\n{}\n",
+                lines("x", 5)
+            )
+        })
+        .collect();
+    d.create("t/i.mbox", &mbox);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    std::io::Write::write_all(&mut gz, lines("z", 1000).as_bytes()).unwrap();
+    d.create_bytes("t/j.txt.gz", &gz.finish().unwrap());
+    for flags in [
+        &["-n", "--column", "-z"][..],
+        &["--json", "-z"],
+        &["-c"],
+        &["--stats", "-u"],
+        &["-n", "--column", "t/f-binary.dat", "t/b-big.txt"],
+    ] {
+        let one = d.command().arg("-j1").args(flags).arg("t").run();
+        assert!(
+            stdout(&one).lines().count() > 7,
+            "{flags:?}: {}",
+            stdout(&one)
+        );
+        for size in ["1000", "7777"] {
+            let many = d
+                .command()
+                .args(["-j3", "--segment-size", size])
+                .args(flags)
+                .arg("t")
+                .run();
+            assert!(
+                one.stdout == many.stdout,
+                "{flags:?} at {size}: stdout differs"
+            );
+            let stats = |o: &std::process::Output| {
+                let e = stderr(o);
+                e.lines()
+                    .map(|l| l.split(" in ").next().unwrap().to_string())
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(
+                stats(&one),
+                stats(&many),
+                "{flags:?} at {size}: stderr differs"
+            );
+        }
+    }
 }
 
 /// Over the shared corpus, one thread and many print the same bytes.

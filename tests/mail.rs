@@ -269,6 +269,15 @@ fn cli_scans_the_messages_of_one_mbox_in_parallel_in_file_order() {
     let (json_one, _) = run(&["-j1", "--json"], false);
     let (json_many, _) = run(&["-j2", "--json"], false);
     assert!(json_one == json_many);
+    // The file cut into segments between messages: warnings and message
+    // lines count on from the segments before.
+    for size in ["1000", "65536"] {
+        let (many, many_warnings) = run(&["-j3", "--segment-size", size], false);
+        assert!(many == one, "segments of {size} changed the output");
+        assert_eq!(many_warnings, one_warnings, "segments of {size}");
+        let (json_many, _) = run(&["-j3", "--json", "--segment-size", size], false);
+        assert!(json_one == json_many, "segments of {size} changed the JSON");
+    }
 }
 
 /// The same URI in the text and the HTML alternative of a message: both

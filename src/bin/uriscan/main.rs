@@ -21,7 +21,7 @@ use clap::Parser;
 
 use crate::args::{Args, Command, Config, Format};
 use crate::output::Printer;
-use crate::search::Split;
+use crate::search::Unit;
 
 fn main() -> ExitCode {
     let args = match Args::try_parse() {
@@ -86,33 +86,26 @@ impl<W: Write> Write for WriteOrExit<W> {
 /// input order as soon as each input's turn comes.
 fn scan(cfg: &Config) -> Result<i32> {
     let started = Instant::now();
-    let walked = walk::inputs(&cfg.paths, &cfg.walk)?;
-    let inputs = walked.list;
-    let mut printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
-    if cfg.threads == 1 {
-        for input in &inputs {
-            search::scan(input, cfg, Split::None, &mut |event| {
-                printer.event(input, event)
-            });
-        }
-    } else if let [input] = &inputs[..] {
-        // One input (a large file, an mbox, stdin): its messages or its
+    let printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
+    let mut printer = match search::single_stream(&cfg.paths, cfg).filter(|_| cfg.threads > 1) {
+        // One stream (stdin, a decompressed file): its messages or its
         // chunks of text are what is split.
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(cfg.threads)
-            .build()?
-            .install(|| {
-                search::scan(input, cfg, Split::Parallel, &mut |event| {
-                    printer.event(input, event)
-                })
-            });
-    } else {
-        printer = parallel::scan_all(&inputs, cfg, printer, cfg.threads)?;
-    }
-    if let Err(err) = printer.finish(inputs.len()) {
+        Some(input) => {
+            let mut printer = printer;
+            let unit = Unit::whole(input);
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(cfg.threads)
+                .build()?
+                .install(|| {
+                    search::scan_stream(&unit.input, cfg, &mut |event| printer.event(&unit, event))
+                });
+            printer
+        }
+        None => parallel::scan_all(cfg, printer)?,
+    };
+    if let Err(err) = printer.finish() {
         messages::exit_on_write_error(err);
     }
-    printer.totals.errors += walked.errors;
     let t = &printer.totals;
     if cfg.stats {
         messages::error(&t.stats(started.elapsed().as_secs_f64()));

@@ -1,5 +1,7 @@
 //! Printing, in input order: plain `path:line:column:uri`, JSON Lines, or
-//! counts; `-u` and the totals live here, where the order is known.
+//! counts; `-u` and the totals live here, where the order is known, and so
+//! do the line numbers of segments (each counts its lines from 1: they are
+//! moved here by the line breaks of the segments printed before).
 
 use std::collections::HashSet;
 use std::io::{self, Write};
@@ -9,7 +11,7 @@ use serde_json::{json, Value};
 use uriscan::Delimiter;
 
 use crate::args::{Config, Format};
-use crate::search::{Event, Record, Summary};
+use crate::search::{Event, Record, Summary, Unit, Warning};
 use crate::walk::Input;
 
 const PATH_COLOR: &[u8] = b"\x1b[35m";
@@ -46,12 +48,23 @@ impl Totals {
 }
 
 /// Writes what the scans found.
+///
+/// # Invariants
+///
+/// The units of an input are printed in order, each after the last one of
+/// the input before; `line_base` is the number of line breaks of the
+/// segments of the input being printed that came before the one being
+/// printed, and `segments` what they summed to.
 pub struct Printer<'c, W: Write> {
     out: W,
     cfg: &'c Config,
     seen: HashSet<String>,
     /// URIs printed for the input being printed (for `-c`).
     in_input: u64,
+    line_base: u64,
+    segments: Summary,
+    /// Inputs printed (the walk's errors are not inputs).
+    pub inputs: usize,
     pub totals: Totals,
 }
 
@@ -62,27 +75,79 @@ impl<'c, W: Write> Printer<'c, W> {
             cfg,
             seen: HashSet::new(),
             in_input: 0,
+            line_base: 0,
+            segments: Summary::default(),
+            inputs: 0,
             totals: Totals::default(),
         }
     }
 
-    /// Prints one event of `input`'s scan; a write error ends the program
+    /// Prints one event of `unit`'s scan; a write error ends the program
     /// (see [`crate::messages::exit_on_write_error`]).
-    pub fn event(&mut self, input: &Input, event: Event) {
+    pub fn event(&mut self, unit: &Unit, event: Event) {
+        // After a segment that could not be read, the input's scan stops
+        // there, as one stream's does.
+        if self.segments.error.is_some() && !matches!(event, Event::Done(_)) {
+            return;
+        }
+        let input = &unit.input;
         let result = match event {
             Event::Records(records) => self.records(input, records),
-            Event::Warning(warning) => self.out.flush().map(|()| {
-                crate::messages::error(&format!("{}: warning: {warning}", display(input)));
-            }),
-            Event::Done(summary) => self.done(input, summary),
+            Event::Warning(warning) => self.warning(input, &warning),
+            Event::Done(summary) if !unit.is_last() => {
+                self.segment_done(summary);
+                Ok(())
+            }
+            Event::Done(summary) => {
+                let summary = self.merge_segments(summary);
+                self.line_base = 0;
+                self.inputs += usize::from(!unit.is_walk_error());
+                self.done(input, summary)
+            }
         };
         if let Err(err) = result {
             crate::messages::exit_on_write_error(err);
         }
     }
 
+    /// A segment of the input ends: the next one's lines count on from its
+    /// last.
+    fn segment_done(&mut self, summary: Summary) {
+        self.line_base += summary.lines;
+        self.segments = self.merge_segments(summary);
+    }
+
+    /// `summary` with what the input's segments before it summed to (and
+    /// those forgotten).
+    fn merge_segments(&mut self, summary: Summary) -> Summary {
+        let before = std::mem::take(&mut self.segments);
+        Summary {
+            bytes: before.bytes + summary.bytes,
+            lines: 0,
+            binary: before.binary || summary.binary,
+            binary_cut: before.binary_cut.or(summary.binary_cut),
+            too_long: before.too_long + summary.too_long,
+            error: before.error.or(summary.error),
+        }
+    }
+
+    /// Prints a warning about `input` on stderr.
+    fn warning(&mut self, input: &Input, warning: &Warning) -> io::Result<()> {
+        self.out.flush()?;
+        let text = &warning.text;
+        crate::messages::error(&match warning.line {
+            Some(line) => format!(
+                "{}: warning: message at line {}: {text}",
+                display(input),
+                line + self.line_base
+            ),
+            None => format!("{}: warning: {text}", display(input)),
+        });
+        Ok(())
+    }
+
     /// Prints a batch of records of `input`.
-    pub fn records(&mut self, input: &Input, records: Vec<Record>) -> io::Result<()> {
+    fn records(&mut self, input: &Input, records: Vec<Record>) -> io::Result<()> {
         for r in records {
             if self.cfg.unique && r.error.is_none() && !self.seen.insert(r.uri.clone()) {
                 continue;
@@ -112,7 +177,7 @@ impl<'c, W: Write> Printer<'c, W> {
     }
 
     /// Ends an input: its count (`-c`), its error or binary note.
-    pub fn done(&mut self, input: &Input, summary: Summary) -> io::Result<()> {
+    fn done(&mut self, input: &Input, summary: Summary) -> io::Result<()> {
         self.totals.bytes += summary.bytes;
         self.totals.too_long += summary.too_long;
         if summary.too_long > 0 {
@@ -152,8 +217,8 @@ impl<'c, W: Write> Printer<'c, W> {
     }
 
     /// Ends the run: the total line of `-c` over several inputs, and a flush.
-    pub fn finish(&mut self, inputs: usize) -> io::Result<()> {
-        if self.cfg.format == Format::Count && inputs > 1 {
+    pub fn finish(&mut self) -> io::Result<()> {
+        if self.cfg.format == Format::Count && self.inputs > 1 {
             write!(self.out, "total:{}", self.totals.uris)?;
             self.out.write_all(&[self.cfg.terminator])?;
         }
@@ -198,7 +263,7 @@ impl<'c, W: Write> Printer<'c, W> {
             self.path_prefix(input)?;
         }
         if self.cfg.line_number {
-            self.number(r.line)?;
+            self.number(r.line + self.line_base)?;
         }
         if self.cfg.column {
             self.number(r.column)?;
@@ -217,7 +282,7 @@ impl<'c, W: Write> Printer<'c, W> {
         };
         let mut obj = json!({
             "path": path,
-            "line": r.line,
+            "line": r.line + self.line_base,
             "column": r.column,
             "start": r.start,
             "end": r.end,
@@ -236,7 +301,7 @@ impl<'c, W: Write> Printer<'c, W> {
         }
         if let Some(m) = &r.mail {
             obj["message_id"] = json!(m.message_id);
-            obj["message_line"] = json!(m.message_line);
+            obj["message_line"] = json!(m.message_line + self.line_base);
             obj["part"] = json!(m.part);
         }
         if let Some(d) = &r.doc {

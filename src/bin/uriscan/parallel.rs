@@ -1,43 +1,165 @@
-//! Scanning many inputs on a thread pool while printing in input order.
+//! Scanning the inputs on `threads` threads while the walk goes on,
+//! printing in input order.
 //!
-//! There is no printing thread: the worker whose input is next in order
-//! prints as it scans (so a large file streams out), and the others hold
-//! their events until that input's turn comes; whoever finishes the input
-//! in turn also prints the held inputs that follow it.
+//! The walk runs on the calling thread and hands each input to a queue as
+//! soon as it meets it, as one or more *units* (a large regular file is cut
+//! into segments, [`search::units`]), numbered in order. The workers take
+//! the units in that order, so the first file is scanned while the walk is
+//! still listing the rest, and one large file keeps every thread busy.
+//!
+//! There is no printing thread: the worker whose unit is next in order
+//! prints as it scans (so a large unit streams out), and the others hold
+//! their events until that unit's turn comes; whoever finishes the unit in
+//! turn also prints the held units that follow it.
 //!
 //! What the others hold is bounded ([`HOLD_LIMIT`]): a worker over it waits
-//! until its own turn comes or the inputs in turn drain the backlog, so a
-//! slow first input (a huge file, a FIFO) does not make the rest of the run
-//! pile up in memory. The worker whose input is in turn never waits, and
-//! rayon runs each worker's inputs in order, so the wait cannot deadlock.
+//! until its own turn comes or the units in turn drain the backlog, so a
+//! slow unit (a huge file, a FIFO) does not make the rest of the run pile
+//! up in memory. This cannot deadlock: units are taken in order, so the
+//! unit in turn has been taken, and the worker scanning it never waits (nor
+//! does it wait for any other unit: no unit needs another to be scanned).
+//!
+//! With one thread there is no queue: the walk's thread scans each input as
+//! it meets it.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::sync::{Condvar, Mutex};
 
-use rayon::prelude::*;
-
 use crate::args::Config;
 use crate::output::Printer;
-use crate::search::{self, Event};
-use crate::walk::Input;
+use crate::search::{self, Event, Unit};
+use crate::walk::{self, Walked};
 
 /// About how many bytes of found URIs the workers may hold, together, for
-/// inputs whose turn has not come.
+/// units whose turn has not come.
 const HOLD_LIMIT: usize = 32 << 20;
+
+/// Scans every input `cfg` names on `cfg.threads` threads; returns the
+/// printer when done.
+///
+/// # Errors
+///
+/// An invalid `--glob`, or a thread that could not be started.
+pub fn scan_all<'c, W: Write + Send>(
+    cfg: &'c Config,
+    mut printer: Printer<'c, W>,
+) -> anyhow::Result<Printer<'c, W>> {
+    if cfg.threads == 1 {
+        walk::walk(&cfg.paths, &cfg.walk, &mut |walked| {
+            for unit in units(walked, cfg) {
+                search::scan_unit(&unit, cfg, &mut |event| printer.event(&unit, event));
+            }
+        })?;
+        return Ok(printer);
+    }
+    let queue = Queue {
+        state: Mutex::new(QueueState {
+            units: VecDeque::new(),
+            taken: 0,
+            closed: false,
+        }),
+        added: Condvar::new(),
+    };
+    let turn = Mutex::new(Turn {
+        printer,
+        next: 0,
+        held: BTreeMap::new(),
+        holding: 0,
+    });
+    // Signalled whenever `next` moves or `holding` shrinks.
+    let moved = Condvar::new();
+    let walked = std::thread::scope(|s| {
+        for i in 0..cfg.threads {
+            std::thread::Builder::new()
+                .name(format!("uriscan-{i}"))
+                .spawn_scoped(s, || work(&queue, &turn, &moved, cfg))?;
+        }
+        let mut seq = 0;
+        let walked = walk::walk(&cfg.paths, &cfg.walk, &mut |walked| {
+            for unit in units(walked, cfg) {
+                queue.push(seq, unit);
+                seq += 1;
+            }
+        });
+        queue.close();
+        walked
+    });
+    walked?;
+    let t = turn.into_inner().expect("a printing thread panicked");
+    debug_assert!(t.held.is_empty());
+    Ok(t.printer)
+}
+
+/// The units of what the walk met: an input's, or one that reports the
+/// error of a path it could not walk.
+fn units(walked: Walked, cfg: &Config) -> Box<dyn Iterator<Item = Unit>> {
+    match walked {
+        Walked::Input(input) => Box::new(search::units(input, cfg)),
+        Walked::Error { path, reason } => Box::new(std::iter::once(Unit::walk_error(path, reason))),
+    }
+}
+
+/// The units waiting for a worker, in order.
+struct Queue {
+    state: Mutex<QueueState>,
+    /// Signalled when a unit is added or the queue is closed.
+    added: Condvar,
+}
+
+/// # Invariants
+///
+/// `units` holds the units numbered `taken`, `taken + 1`, … in order.
+struct QueueState {
+    units: VecDeque<Unit>,
+    taken: usize,
+    /// True once the walk has ended: no unit will be added.
+    closed: bool,
+}
+
+impl Queue {
+    fn push(&self, seq: usize, unit: Unit) {
+        let mut q = self.state.lock().expect("a worker panicked");
+        debug_assert_eq!(seq, q.taken + q.units.len());
+        q.units.push_back(unit);
+        drop(q);
+        self.added.notify_one();
+    }
+
+    fn close(&self) {
+        self.state.lock().expect("a worker panicked").closed = true;
+        self.added.notify_all();
+    }
+
+    /// The next unit in order and its number, waiting for the walk to add
+    /// one; `None` once the queue is closed and empty.
+    fn take(&self) -> Option<(usize, Unit)> {
+        let mut q = self.state.lock().expect("a worker panicked");
+        loop {
+            if let Some(unit) = q.units.pop_front() {
+                q.taken += 1;
+                return Some((q.taken - 1, unit));
+            }
+            if q.closed {
+                return None;
+            }
+            q = self.added.wait(q).expect("a worker panicked");
+        }
+    }
+}
 
 /// The printer and what is waiting for it.
 ///
 /// # Invariants
 ///
-/// Every event of the inputs before `next` has been printed; `held` holds
-/// the events of finished inputs after `next`, each ending with `Done`,
-/// with their size; `holding` is the size of everything held for inputs
+/// Every event of the units before `next` has been printed; `held` holds
+/// the events of finished units after `next`, each ending with `Done`,
+/// with their size; `holding` is the size of everything held for units
 /// after `next`, in `held` and in the workers' own buffers.
 struct Turn<'c, W: Write> {
     printer: Printer<'c, W>,
     next: usize,
-    held: BTreeMap<usize, (Vec<Event>, usize)>,
+    held: BTreeMap<usize, (Unit, Vec<Event>, usize)>,
     holding: usize,
 }
 
@@ -52,69 +174,65 @@ fn size(event: &Event) -> usize {
     }
 }
 
-/// Scans `inputs` on `threads` threads; returns the printer when done.
-pub fn scan_all<'c, W: Write + Send>(
-    inputs: &[Input],
-    cfg: &'c Config,
-    printer: Printer<'c, W>,
-    threads: usize,
-) -> anyhow::Result<Printer<'c, W>> {
-    let turn = Mutex::new(Turn {
-        printer,
-        next: 0,
-        held: BTreeMap::new(),
-        holding: 0,
-    });
-    // Signalled whenever `next` moves or `holding` shrinks.
-    let moved = Condvar::new();
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()?;
-    pool.install(|| {
-        inputs.par_iter().enumerate().for_each(|(i, input)| {
-            let mut mine: Vec<Event> = Vec::new();
-            // The part of `holding` that is in `mine`.
-            let mut mine_size = 0;
-            search::scan(input, cfg, search::Split::None, &mut |event| {
-                let done = matches!(event, Event::Done(_));
-                let cost = size(&event);
-                mine.push(event);
-                let mut t = turn.lock().expect("a printing thread panicked");
-                if t.next != i {
-                    t.holding += cost;
-                    mine_size += cost;
-                    while t.holding > HOLD_LIMIT && t.next != i {
-                        t = moved.wait(t).expect("a printing thread panicked");
-                    }
+/// A worker: takes units in order until there are none, scans each, and
+/// prints what it finds when the unit's turn comes.
+fn work<W: Write>(queue: &Queue, turn: &Mutex<Turn<'_, W>>, moved: &Condvar, cfg: &Config) {
+    while let Some((i, unit)) = queue.take() {
+        let mut mine: Vec<Event> = Vec::new();
+        // The part of `holding` that is in `mine`.
+        let mut mine_size = 0;
+        let mut done_unit = None;
+        search::scan_unit(&unit, cfg, &mut |event| {
+            let done = matches!(event, Event::Done(_));
+            let cost = size(&event);
+            mine.push(event);
+            let mut t = turn.lock().expect("a printing thread panicked");
+            if t.next != i {
+                t.holding += cost;
+                mine_size += cost;
+                while t.holding > HOLD_LIMIT && t.next != i {
+                    t = moved.wait(t).expect("a printing thread panicked");
                 }
-                if t.next == i {
-                    t.holding -= mine_size;
-                    mine_size = 0;
-                    for event in mine.drain(..) {
-                        t.printer.event(input, event);
-                    }
-                    if done {
-                        t.next += 1;
-                        print_held(&mut t, inputs);
-                    }
-                    moved.notify_all();
-                } else if done {
-                    t.held.insert(i, (std::mem::take(&mut mine), mine_size));
+            }
+            if t.next == i {
+                t.holding -= mine_size;
+                mine_size = 0;
+                for event in mine.drain(..) {
+                    t.printer.event(&unit, event);
                 }
-            });
+                if done {
+                    t.next += 1;
+                    print_held(&mut t);
+                }
+                moved.notify_all();
+            } else if done {
+                done_unit = Some((std::mem::take(&mut mine), mine_size));
+            }
         });
-    });
-    let t = turn.into_inner().expect("a printing thread panicked");
-    debug_assert!(t.next == inputs.len() && t.held.is_empty());
-    Ok(t.printer)
+        if let Some((events, size)) = done_unit {
+            let mut t = turn.lock().expect("a printing thread panicked");
+            if t.next == i {
+                // Its turn came after its last event.
+                t.holding -= size;
+                for event in events {
+                    t.printer.event(&unit, event);
+                }
+                t.next += 1;
+                print_held(&mut t);
+                moved.notify_all();
+            } else {
+                t.held.insert(i, (unit, events, size));
+            }
+        }
+    }
 }
 
-/// Prints the held inputs that are now in turn.
-fn print_held<W: Write>(t: &mut Turn<'_, W>, inputs: &[Input]) {
-    while let Some((events, size)) = t.held.remove(&t.next) {
+/// Prints the held units that are now in turn.
+fn print_held<W: Write>(t: &mut Turn<'_, W>) {
+    while let Some((unit, events, size)) = t.held.remove(&t.next) {
         t.holding -= size;
         for event in events {
-            t.printer.event(&inputs[t.next], event);
+            t.printer.event(&unit, event);
         }
         t.next += 1;
     }

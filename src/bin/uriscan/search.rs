@@ -1,17 +1,18 @@
-//! Scanning one input: open it (decompressing with `-z`), decode it (`-E`,
-//! a byte-order mark), skip it if it looks binary, and stream what the
-//! scanner finds to the printer in batches.
+//! Scanning one input, or one segment of a large file: open it
+//! (decompressing with `-z`), decode it (`-E`, a byte-order mark), skip it
+//! if it looks binary, and stream what the scanner finds to the printer in
+//! batches.
 
 use std::fs::File;
 use std::io::{self, Read};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
 use uriscan::encoding::{DecodeReader, Places};
 use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
-use uriscan::{Chunk, Chunks, Delimiter, Found, Sink, Span};
+use uriscan::{Chunk, Chunks, Delimiter, Found, ReadAt, Segments, Sink, Span};
 
 use uriscan::doc::DocKind;
 
@@ -69,21 +70,32 @@ pub struct MailPlace {
     pub part: String,
 }
 
-/// What the scan of one input sends to the printer.
+/// What the scan of one input (or segment) sends to the printer.
 #[derive(Debug)]
 pub enum Event {
     /// URIs found, in order.
     Records(Vec<Record>),
     /// A problem that did not stop the scan (malformed mail).
-    Warning(String),
-    /// The input was scanned to its end (or could not be).
+    Warning(Warning),
+    /// The input (or segment) was scanned to its end (or could not be).
     Done(Summary),
 }
 
-/// How the scan of one input ended.
+/// A problem that did not stop the scan.
+#[derive(Debug)]
+pub struct Warning {
+    /// The line of the message it is about, in mail.
+    pub line: Option<u64>,
+    pub text: String,
+}
+
+/// How the scan of one input (or segment) ended.
 #[derive(Debug, Default)]
 pub struct Summary {
     pub bytes: u64,
+    /// How many line breaks a segment holds (the lines of the segments
+    /// after it count on from there).
+    pub lines: u64,
     /// It looked binary and was skipped.
     pub binary: bool,
     /// It looked binary but was named on the command line: it was scanned
@@ -94,6 +106,207 @@ pub struct Summary {
     pub too_long: u64,
     /// Why the input could not be read (wholly or in part).
     pub error: Option<String>,
+}
+
+/// One piece of work for a thread: an input, or one segment of a large
+/// regular file, or a path the walk could not enter (only to report).
+#[derive(Debug)]
+pub struct Unit {
+    pub input: Arc<Input>,
+    /// Which segment, when the input is cut into segments.
+    pub segment: Option<SegmentOf>,
+    /// Why the walk could not enter or follow the path `input` names.
+    walk_error: Option<String>,
+}
+
+/// Segment `k` of the `count` segments of a file of `len` bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct SegmentOf {
+    pub k: u64,
+    pub count: u64,
+    pub len: u64,
+}
+
+impl Unit {
+    /// The one unit that scans all of `input`.
+    pub fn whole(input: Input) -> Unit {
+        Unit {
+            input: Arc::new(input),
+            segment: None,
+            walk_error: None,
+        }
+    }
+
+    /// The unit that reports why the walk could not enter or follow `path`.
+    pub fn walk_error(path: PathBuf, reason: String) -> Unit {
+        Unit {
+            input: Arc::new(Input::Path { path, named: false }),
+            segment: None,
+            walk_error: Some(reason),
+        }
+    }
+
+    /// Returns true if and only if this unit is the last of its input.
+    pub fn is_last(&self) -> bool {
+        self.segment.is_none_or(|s| s.k + 1 == s.count)
+    }
+
+    /// Returns true if and only if this unit only reports a path the walk
+    /// could not enter or follow.
+    pub fn is_walk_error(&self) -> bool {
+        self.walk_error.is_some()
+    }
+}
+
+/// The units that scan `input`, in order: with several threads, one for
+/// each segment of a regular file larger than two segments, when it is
+/// read as it is (not decompressed, not a document: those are read by one
+/// stream); else one.
+///
+/// Whether a segmented file is text, mail or neither is told by its first
+/// bytes, which each unit reads for itself ([`scan_unit`]).
+pub fn units(input: Input, cfg: &Config) -> impl Iterator<Item = Unit> {
+    let len = match &input {
+        Input::Path { path, .. } if cfg.threads > 1 && segmentable(path, cfg) => {
+            std::fs::metadata(path)
+                .ok()
+                .filter(|m| m.is_file())
+                .map_or(0, |m| m.len())
+        }
+        _ => 0,
+    };
+    let input = Arc::new(input);
+    let size = cfg.segment_size;
+    let count = if len > size.saturating_mul(2) {
+        len.div_ceil(size)
+    } else {
+        1
+    };
+    (0..count).map(move |k| Unit {
+        input: input.clone(),
+        segment: (count > 1).then_some(SegmentOf { k, count, len }),
+        walk_error: None,
+    })
+}
+
+/// The single input `paths` names when it is read as one stream whose work
+/// may still be split across threads ([`scan_stream`]): standard input, a
+/// file `-z` decompresses, a FIFO, a document. (A single regular file read
+/// as it is is cut into segments instead: see [`units`].)
+pub fn single_stream(paths: &[PathBuf], cfg: &Config) -> Option<Input> {
+    match paths {
+        [path] if path.as_os_str() == "-" => Some(Input::Stdin),
+        [path] if !path.is_dir() && (!segmentable(path, cfg) || !path.is_file()) => {
+            Some(Input::Path {
+                path: path.clone(),
+                named: true,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// Scans `input`, a stream, with its work split across the current rayon
+/// pool: the messages of mail, the chunks of text of a decompressed file
+/// (see [`Split::Parallel`]).
+pub fn scan_stream(input: &Input, cfg: &Config, send: &mut dyn FnMut(Event)) {
+    scan(input, cfg, Split::Parallel, send);
+}
+
+/// Returns true if and only if the file at `path` is read as it is
+/// (`-z` decompresses it by its name; documents are read whole).
+fn segmentable(path: &Path, cfg: &Config) -> bool {
+    let compressed = cfg.search_zip
+        && path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "gz" | "tgz" | "bz2" | "xz" | "zst"));
+    !compressed && documents::kind_of(path, cfg).is_none()
+}
+
+/// Scans `unit`, sending batches of records to `send` and a summary last.
+pub fn scan_unit(unit: &Unit, cfg: &Config, send: &mut dyn FnMut(Event)) {
+    if let Some(reason) = &unit.walk_error {
+        return send(Event::Done(Summary {
+            error: Some(reason.clone()),
+            ..Summary::default()
+        }));
+    }
+    let Some(segment) = unit.segment else {
+        return scan(&unit.input, cfg, Split::None, send);
+    };
+    let Input::Path { path, .. } = &*unit.input else {
+        unreachable!("only files are cut into segments");
+    };
+    let result = File::open(path).and_then(|file| scan_segment(&file, segment, cfg, send));
+    match result {
+        Ok(Some(summary)) => send(Event::Done(summary)),
+        // Not read in segments: the first unit scans the whole input.
+        Ok(None) if segment.k == 0 => scan(&unit.input, cfg, Split::None, send),
+        Ok(None) => send(Event::Done(Summary::default())),
+        Err(err) => send(Event::Done(Summary {
+            error: Some(io_reason(&err)),
+            ..Summary::default()
+        })),
+    }
+}
+
+/// Scans `segment` of `file`; `None` when the file is not read in
+/// segments after all: it looks binary, is decoded (`-E`, a byte-order
+/// mark), or is mail but not an mbox. Each unit of a file reads its first
+/// bytes and decides alike.
+fn scan_segment(
+    file: &File,
+    segment: SegmentOf,
+    cfg: &Config,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Option<Summary>> {
+    let mut probe = vec![0; BINARY_PROBE];
+    let mut have = 0;
+    while have < probe.len() {
+        match file.read_at(&mut probe[have..], have as u64) {
+            Ok(0) => break,
+            Ok(n) => have += n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    probe.truncate(have);
+    let binary = !cfg.binary && memchr::memchr(0, &probe).is_some();
+    let mail = reads_as_mail(cfg, &probe);
+    let decoded = !mail && cfg.encoding.decoding_for(&probe).is_some();
+    if binary || decoded || (mail && !probe.starts_with(b"From ")) {
+        return Ok(None);
+    }
+    let segments = if mail {
+        mail::message_segments(file, segment.len)
+    } else {
+        Segments::new(file, segment.len)
+    }
+    .segment_size(cfg.segment_size);
+    debug_assert_eq!(segments.count(), segment.count);
+    let Some(this) = segments.segment(segment.k)? else {
+        return Ok(Some(Summary::default()));
+    };
+    let mut batch = Batcher {
+        batch: Vec::new(),
+        send,
+    };
+    let mut records = Records::new(cfg, &mut batch);
+    let end = if mail {
+        mail::scan_segment(&cfg.scanner, this, &mut records)
+    } else {
+        this.scan(&cfg.scanner, &mut records)
+    };
+    let too_long = records.too_long;
+    batch.flush();
+    let end = end?;
+    Ok(Some(Summary {
+        bytes: end.bytes,
+        lines: end.lines,
+        too_long,
+        ..Summary::default()
+    }))
 }
 
 /// How many bytes of an input are split off and scanned in parallel at a
@@ -118,7 +331,7 @@ pub enum Split {
 }
 
 /// Scans `input`, sending batches of records to `send` and a summary last.
-pub fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Event)) {
+fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Event)) {
     let result = match input {
         // A stream may be slow or never end (`tail -f`): its text is scanned
         // as it comes, not gathered into chunks.
@@ -299,9 +512,10 @@ fn scan_probed<R: Read>(
         (&mut rest).take(max as u64).read_to_end(&mut bytes)?;
         if bytes.len() > max {
             records.out.flush();
-            (records.out.send)(Event::Warning(
-                "larger than 64 MiB: read as plain text, not as a document".to_string(),
-            ));
+            (records.out.send)(Event::Warning(Warning {
+                line: None,
+                text: "larger than 64 MiB: read as plain text, not as a document".to_string(),
+            }));
             if let Some(places) = &places {
                 places.for_stream(&cfg.scanner);
             }
@@ -591,7 +805,10 @@ impl Sink for &mut Records<'_, '_> {
 
     fn warning(&mut self, line: u64, warning: &str) -> io::Result<bool> {
         self.out.flush();
-        (self.out.send)(Event::Warning(format!("message at line {line}: {warning}")));
+        (self.out.send)(Event::Warning(Warning {
+            line: Some(line),
+            text: warning.to_string(),
+        }));
         Ok(true)
     }
 }

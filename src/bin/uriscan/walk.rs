@@ -1,7 +1,8 @@
-//! Turns the paths given into the ordered list of inputs to scan, and
-//! reports the errors met on the way.
+//! Turns the paths given into the inputs to scan, in order, as the walk
+//! meets them (so scanning starts with the first file found, not after the
+//! last), and the errors met on the way.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use ignore::overrides::OverrideBuilder;
@@ -19,44 +20,43 @@ pub enum Input {
     Path { path: PathBuf, named: bool },
 }
 
-/// What the walk gives: the inputs, in order, and how many errors it met
-/// (each already reported on stderr).
-#[derive(Debug, Default)]
-pub struct Inputs {
-    /// The inputs to scan, in order.
-    pub list: Vec<Input>,
-    /// How many paths could not be walked.
-    pub errors: u64,
+/// What the walk meets, in order.
+#[derive(Debug)]
+pub enum Walked {
+    /// An input to scan.
+    Input(Input),
+    /// A path the walk could not enter or follow, and why.
+    Error { path: PathBuf, reason: String },
 }
 
-/// Expands `paths` in order: files as given, directories walked
-/// recursively with entries in sorted order (so output order never depends
-/// on the file system), `-` as standard input. Only regular files found by
-/// the walk are kept: FIFOs and devices inside a tree are skipped, while
+/// Expands `paths` in order, giving each input and each error to `each` as
+/// it is met: files as given, directories walked recursively, depth first,
+/// each directory's entries in order of their names (so the order never
+/// depends on the file system: a path comes before another when it does
+/// component by component), `-` as standard input. Only regular files found
+/// by the walk are kept: FIFOs and devices inside a tree are skipped, while
 /// one named on the command line is read as asked.
 ///
-/// A path the walk cannot enter or follow is reported here, as
-/// `uriscan: PATH: reason`, and counted; the walk goes on. The errors of
-/// one directory are printed when its walk ends, in the same order as its
-/// files, so that they too never depend on the file system's order.
-pub fn inputs(paths: &[PathBuf], walk: &Walk) -> Result<Inputs> {
-    let mut out = Inputs::default();
+/// # Errors
+///
+/// An invalid `--glob`.
+pub fn walk(paths: &[PathBuf], walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<()> {
     for path in paths {
         if path.as_os_str() == "-" {
-            out.list.push(Input::Stdin);
+            each(Walked::Input(Input::Stdin));
         } else if path.is_dir() {
-            walk_dir(path, walk, &mut out)?;
+            walk_dir(path, walk, each)?;
         } else {
-            out.list.push(Input::Path {
+            each(Walked::Input(Input::Path {
                 path: path.clone(),
                 named: true,
-            });
+            }));
         }
     }
-    Ok(out)
+    Ok(())
 }
 
-fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
+fn walk_dir(dir: &PathBuf, walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<()> {
     let mut builder = WalkBuilder::new(dir);
     builder
         .hidden(!walk.hidden)
@@ -66,7 +66,8 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
         .git_exclude(!walk.no_ignore)
         .parents(!walk.no_ignore)
         .require_git(false)
-        .follow_links(walk.follow);
+        .follow_links(walk.follow)
+        .sort_by_file_name(|a, b| a.cmp(b));
     if let Some(types) = &walk.types {
         builder.types(types.clone());
     }
@@ -79,34 +80,25 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, out: &mut Inputs) -> Result<()> {
         }
         builder.overrides(overrides.build()?);
     }
-    let mut files = Vec::new();
-    let mut errors = Vec::new();
     for entry in builder.build() {
         match entry {
             Ok(entry) => {
                 if entry.file_type().is_some_and(|t| t.is_file()) {
-                    files.push(shown(entry.into_path(), walk));
+                    each(Walked::Input(Input::Path {
+                        path: shown(entry.into_path(), walk),
+                        named: false,
+                    }));
                 }
             }
             Err(err) => {
                 let path = error_path(&err).unwrap_or_else(|| dir.clone());
-                errors.push((shown(path, walk), describe(&err)));
+                each(Walked::Error {
+                    path: shown(path, walk),
+                    reason: describe(&err),
+                });
             }
         }
     }
-    // Sorting once here costs a fraction of what the walker's own sorting
-    // does, which takes each entry's file name apart for every comparison.
-    files.sort_by_cached_key(|path| walk_order_key(path));
-    errors.sort_by_cached_key(|(path, _)| walk_order_key(path));
-    for (path, reason) in &errors {
-        messages::error(&format!("{}: {reason}", path.display()));
-    }
-    out.errors += errors.len() as u64;
-    out.list.extend(
-        files
-            .into_iter()
-            .map(|path| Input::Path { path, named: false }),
-    );
     Ok(())
 }
 
@@ -120,20 +112,6 @@ fn shown(path: PathBuf, walk: &Walk) -> PathBuf {
         Ok(rest) if !rest.as_os_str().is_empty() => rest.to_path_buf(),
         _ => path,
     }
-}
-
-/// A key that sorts paths in the order of a depth-first walk with each
-/// directory's entries sorted by name: the path's bytes with each separator
-/// made a 0 byte, which no file name holds, so that paths compare component
-/// by component (`a/b/c` comes before `a/b-c`, as `b` comes before `b-c`).
-fn walk_order_key(path: &Path) -> Vec<u8> {
-    let mut key = path.as_os_str().as_encoded_bytes().to_vec();
-    for byte in &mut key {
-        if std::path::is_separator(char::from(*byte)) {
-            *byte = 0;
-        }
-    }
-    key
 }
 
 /// The path an `ignore` error is about, if it names one.
