@@ -7,7 +7,6 @@ use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::Path;
 
-use serde_json::{json, Value};
 use uriscan::Delimiter;
 
 use crate::args::{Config, Format};
@@ -275,53 +274,71 @@ impl<'c, W: Write> Printer<'c, W> {
         self.out.write_all(&[self.cfg.terminator])
     }
 
+    /// One JSON object, its keys in sorted order (as serde_json's map
+    /// sorts them), written straight out: no map is built per URI.
     fn json(&mut self, input: &Input, r: &Record) -> io::Result<()> {
-        let path = match input {
-            Input::Stdin => Value::Null,
-            Input::Path { path, .. } => json_path(path),
-        };
-        let mut obj = json!({
-            "path": path,
-            "line": r.line + self.line_base,
-            "column": r.column,
-            "start": r.start,
-            "end": r.end,
-            "uri": r.uri,
-            "delimiter": match r.delimiter {
-                Delimiter::Angle => "angle",
-                Delimiter::Quote => "quote",
-                Delimiter::None => "none",
-            },
-            "wrapped": r.wrapped,
-            "url_prefix": r.url_prefix,
-            "hyphen_break": r.hyphen_break,
-        });
-        if let Some(iri) = &r.iri {
-            obj["iri"] = json!(iri);
+        let out = &mut self.out;
+        write!(out, "{{\"column\":{},\"delimiter\":", r.column)?;
+        out.write_all(match r.delimiter {
+            Delimiter::Angle => b"\"angle\"",
+            Delimiter::Quote => b"\"quote\"",
+            Delimiter::None => b"\"none\"",
+        })?;
+        write!(out, ",\"end\":{}", r.end)?;
+        if let Some(error) = r.error.as_deref().filter(|_| self.cfg.invalid) {
+            out.write_all(b",\"error\":")?;
+            json_string(out, error)?;
         }
-        if let Some(m) = &r.mail {
-            obj["message_id"] = json!(m.message_id);
-            obj["message_line"] = json!(m.message_line + self.line_base);
-            obj["part"] = json!(m.part);
-        }
+        write!(out, ",\"hyphen_break\":{}", r.hyphen_break)?;
         if let Some(d) = &r.doc {
-            obj["in_code"] = json!(d.in_code);
-            if d.relative {
-                obj["relative"] = json!(true);
-                if let Some(resolved) = &d.resolved {
-                    obj["resolved"] = json!(resolved);
-                }
+            write!(out, ",\"in_code\":{}", d.in_code)?;
+        }
+        if let Some(iri) = &r.iri {
+            out.write_all(b",\"iri\":")?;
+            json_string(out, iri)?;
+        }
+        write!(out, ",\"line\":{}", r.line + self.line_base)?;
+        if let Some(m) = &r.mail {
+            out.write_all(b",\"message_id\":")?;
+            match &m.message_id {
+                Some(id) => json_string(out, id)?,
+                None => out.write_all(b"null")?,
+            }
+            write!(out, ",\"message_line\":{}", m.message_line + self.line_base)?;
+            out.write_all(b",\"part\":")?;
+            json_string(out, &m.part)?;
+        }
+        out.write_all(b",\"path\":")?;
+        match input {
+            Input::Stdin => out.write_all(b"null")?,
+            Input::Path { path, .. } => match path.to_str() {
+                Some(path) => json_string(out, path)?,
+                // Not UTF-8: its bytes in base64, as ripgrep does, so no
+                // path is lost.
+                None => write!(out, "{{\"bytes\":\"{}\"}}", base64(&path_bytes(path)))?,
+            },
+        }
+        if let Some(d) = r.doc.as_ref().filter(|d| d.relative) {
+            out.write_all(b",\"relative\":true")?;
+            if let Some(resolved) = &d.resolved {
+                out.write_all(b",\"resolved\":")?;
+                json_string(out, resolved)?;
             }
         }
+        write!(out, ",\"start\":{},\"uri\":", r.start)?;
+        json_string(out, &r.uri)?;
+        write!(out, ",\"url_prefix\":{}", r.url_prefix)?;
         if self.cfg.invalid {
-            obj["valid"] = Value::Bool(r.error.is_none());
-            if let Some(error) = &r.error {
-                obj["error"] = Value::String(error.clone());
-            }
+            write!(out, ",\"valid\":{}", r.error.is_none())?;
         }
-        serde_json::to_writer(&mut self.out, &obj)?;
-        self.out.write_all(&[self.cfg.terminator])
+        write!(out, ",\"wrapped\":{}}}", r.wrapped)?;
+        out.write_all(&[self.cfg.terminator])
     }
+}
+
+/// `s` as a JSON string, quoted and escaped.
+fn json_string<W: Write>(out: &mut W, s: &str) -> io::Result<()> {
+    serde_json::to_writer(out, s).map_err(io::Error::from)
 }
 
 /// `-q` met a URI: the exit status is known (0, whatever errors came
@@ -361,15 +378,6 @@ fn path_bytes(path: &Path) -> Vec<u8> {
     #[cfg(not(unix))]
     {
         path.to_string_lossy().into_owned().into_bytes()
-    }
-}
-
-/// A path in JSON: a string when it is UTF-8, else `{"bytes": BASE64}` (as
-/// ripgrep does), so no path is lost.
-fn json_path(path: &Path) -> Value {
-    match path.to_str() {
-        Some(s) => Value::String(s.to_string()),
-        None => json!({ "bytes": base64(&path_bytes(path)) }),
     }
 }
 

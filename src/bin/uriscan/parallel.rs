@@ -58,6 +58,7 @@ pub fn scan_all<'c, W: Write + Send>(
             units: VecDeque::new(),
             taken: 0,
             closed: false,
+            idle: 0,
         }),
         added: Condvar::new(),
     };
@@ -66,6 +67,7 @@ pub fn scan_all<'c, W: Write + Send>(
         next: 0,
         held: BTreeMap::new(),
         holding: 0,
+        waiting: 0,
     });
     // Signalled whenever `next` moves or `holding` shrinks.
     let moved = Condvar::new();
@@ -115,6 +117,9 @@ struct QueueState {
     taken: usize,
     /// True once the walk has ended: no unit will be added.
     closed: bool,
+    /// How many workers wait for a unit (a signal costs a system call:
+    /// none is sent when no one waits).
+    idle: usize,
 }
 
 impl Queue {
@@ -122,8 +127,11 @@ impl Queue {
         let mut q = self.state.lock().expect("a worker panicked");
         debug_assert_eq!(seq, q.taken + q.units.len());
         q.units.push_back(unit);
+        let idle = q.idle > 0;
         drop(q);
-        self.added.notify_one();
+        if idle {
+            self.added.notify_one();
+        }
     }
 
     fn close(&self) {
@@ -143,7 +151,9 @@ impl Queue {
             if q.closed {
                 return None;
             }
+            q.idle += 1;
             q = self.added.wait(q).expect("a worker panicked");
+            q.idle -= 1;
         }
     }
 }
@@ -155,12 +165,24 @@ impl Queue {
 /// Every event of the units before `next` has been printed; `held` holds
 /// the events of finished units after `next`, each ending with `Done`,
 /// with their size; `holding` is the size of everything held for units
-/// after `next`, in `held` and in the workers' own buffers.
+/// after `next`, in `held` and in the workers' own buffers; `waiting` is
+/// how many workers wait for `next` to move or `holding` to shrink (a
+/// signal costs a system call: none is sent when no one waits).
 struct Turn<'c, W: Write> {
     printer: Printer<'c, W>,
     next: usize,
     held: BTreeMap<usize, (Unit, Vec<Event>, usize)>,
     holding: usize,
+    waiting: usize,
+}
+
+impl<W: Write> Turn<'_, W> {
+    /// Wakes the workers waiting for their turn or for room, if any.
+    fn signal(&self, moved: &Condvar) {
+        if self.waiting > 0 {
+            moved.notify_all();
+        }
+    }
 }
 
 /// What holding `event` costs, about, in bytes.
@@ -191,7 +213,9 @@ fn work<W: Write>(queue: &Queue, turn: &Mutex<Turn<'_, W>>, moved: &Condvar, cfg
                 t.holding += cost;
                 mine_size += cost;
                 while t.holding > HOLD_LIMIT && t.next != i {
+                    t.waiting += 1;
                     t = moved.wait(t).expect("a printing thread panicked");
+                    t.waiting -= 1;
                 }
             }
             if t.next == i {
@@ -204,7 +228,7 @@ fn work<W: Write>(queue: &Queue, turn: &Mutex<Turn<'_, W>>, moved: &Condvar, cfg
                     t.next += 1;
                     print_held(&mut t);
                 }
-                moved.notify_all();
+                t.signal(moved);
             } else if done {
                 done_unit = Some((std::mem::take(&mut mine), mine_size));
             }
@@ -219,7 +243,7 @@ fn work<W: Write>(queue: &Queue, turn: &Mutex<Turn<'_, W>>, moved: &Condvar, cfg
                 }
                 t.next += 1;
                 print_held(&mut t);
-                moved.notify_all();
+                t.signal(moved);
             } else {
                 t.held.insert(i, (unit, events, size));
             }

@@ -352,7 +352,9 @@ fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Event)) 
             let how = How {
                 doc,
                 split,
-                regular: std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+                // Only a stream split in parallel asks (units know it).
+                regular: split == Split::Parallel
+                    && std::fs::metadata(path).is_ok_and(|m| m.is_file()),
                 named: *named,
             };
             open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, how, send))
