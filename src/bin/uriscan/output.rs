@@ -93,7 +93,7 @@ impl<'c, W: Write> Printer<'c, W> {
         let result = match event {
             Event::Records(records) => self.records(input, records),
             Event::Warning(warning) => self.warning(input, &warning),
-            Event::Done(summary) if !unit.is_last() => {
+            Event::Done(summary) if !summary.ends_input() => {
                 self.segment_done(summary);
                 Ok(())
             }
@@ -121,6 +121,7 @@ impl<'c, W: Write> Printer<'c, W> {
     fn merge_segments(&mut self, summary: Summary) -> Summary {
         let before = std::mem::take(&mut self.segments);
         Summary {
+            segment: summary.segment,
             bytes: before.bytes + summary.bytes,
             lines: 0,
             binary: before.binary || summary.binary,

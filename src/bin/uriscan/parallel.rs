@@ -1,39 +1,49 @@
 //! Scanning the inputs on `threads` threads while the walk goes on,
 //! printing in input order.
 //!
-//! The walk runs on the calling thread and hands each input to a queue as
-//! soon as it meets it, as one or more *units* (a large regular file is cut
-//! into segments, [`search::units`]), numbered in order. The workers take
-//! the units in that order, so the first file is scanned while the walk is
-//! still listing the rest, and one large file keeps every thread busy.
+//! The walk runs on the calling thread and queues each input as soon as it
+//! meets it, numbered in walk order; workers take what is queued, smallest
+//! first, so the first file is scanned while the walk is still listing the
+//! rest. A worker that opens a large regular file cuts it into segments
+//! ([`search::scan_unit`]): it queues the segments after the first, which
+//! come before every later input, and scans the first. So one large file
+//! keeps every thread busy, and the walk does no more than list names.
 //!
-//! There is no printing thread: the worker whose unit is next in order
+//! Units are ordered by their input's number, then their segment's. There
+//! is no printing thread: the worker whose unit is next in that order
 //! prints as it scans (so a large unit streams out), and the others hold
-//! their events until that unit's turn comes; whoever finishes the unit in
+//! their events until their unit's turn comes; whoever finishes the unit in
 //! turn also prints the held units that follow it.
 //!
 //! What the others hold is bounded ([`HOLD_LIMIT`]): a worker over it waits
 //! until its own turn comes or the units in turn drain the backlog, so a
 //! slow unit (a huge file, a FIFO) does not make the rest of the run pile
-//! up in memory. This cannot deadlock: units are taken in order, so the
-//! unit in turn has been taken, and the worker scanning it never waits (nor
-//! does it wait for any other unit: no unit needs another to be scanned).
+//! up in memory. This cannot deadlock. The unit in turn is the smallest
+//! unit not yet printed. If a worker scans it, that worker does not wait
+//! (it is in turn), and no unit waits for another to be scanned. If it is
+//! still queued, it is the smallest queued unit (a segment is queued before
+//! its file's first segment is scanned, so before its turn can come), and
+//! the worker that printed the unit before it is free, and takes it next.
 //!
 //! With one thread there is no queue: the walk's thread scans each input as
-//! it meets it.
+//! it meets it, whole.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::{Condvar, Mutex};
 
 use crate::args::Config;
 use crate::output::Printer;
-use crate::search::{self, Event, Unit};
+use crate::search::{self, Event, SegmentOf, Unit};
 use crate::walk::{self, Walked};
 
 /// About how many bytes of found URIs the workers may hold, together, for
 /// units whose turn has not come.
 const HOLD_LIMIT: usize = 32 << 20;
+
+/// Where a unit stands in the output: its input's number in walk order,
+/// then its segment's.
+type Key = (usize, u64);
 
 /// Scans every input `cfg` names on `cfg.threads` threads; returns the
 /// printer when done.
@@ -47,24 +57,26 @@ pub fn scan_all<'c, W: Write + Send>(
 ) -> anyhow::Result<Printer<'c, W>> {
     if cfg.threads == 1 {
         walk::walk(&cfg.paths, &cfg.walk, &mut |walked| {
-            for unit in units(walked, cfg) {
-                search::scan_unit(&unit, cfg, &mut |event| printer.event(&unit, event));
-            }
+            let unit = unit(walked);
+            let mut no_split = |_| unreachable!("one thread scans inputs whole");
+            search::scan_unit(&unit, cfg, &mut no_split, &mut |event| {
+                printer.event(&unit, event)
+            });
         })?;
         return Ok(printer);
     }
     let queue = Queue {
         state: Mutex::new(QueueState {
-            units: VecDeque::new(),
-            taken: 0,
+            units: BTreeMap::new(),
             closed: false,
+            busy: 0,
             idle: 0,
         }),
         added: Condvar::new(),
     };
     let turn = Mutex::new(Turn {
         printer,
-        next: 0,
+        next: (0, 0),
         held: BTreeMap::new(),
         holding: 0,
         waiting: 0,
@@ -79,10 +91,8 @@ pub fn scan_all<'c, W: Write + Send>(
         }
         let mut seq = 0;
         let walked = walk::walk(&cfg.paths, &cfg.walk, &mut |walked| {
-            for unit in units(walked, cfg) {
-                queue.push(seq, unit);
-                seq += 1;
-            }
+            queue.push((seq, 0), unit(walked));
+            seq += 1;
         });
         queue.close();
         walked
@@ -93,40 +103,38 @@ pub fn scan_all<'c, W: Write + Send>(
     Ok(t.printer)
 }
 
-/// The units of what the walk met: an input's, or one that reports the
-/// error of a path it could not walk.
-fn units(walked: Walked, cfg: &Config) -> Box<dyn Iterator<Item = Unit>> {
+/// The unit of what the walk met: an input, or a path it could not walk
+/// (to report where it stands).
+fn unit(walked: Walked) -> Unit {
     match walked {
-        Walked::Input(input) => Box::new(search::units(input, cfg)),
-        Walked::Error { path, reason } => Box::new(std::iter::once(Unit::walk_error(path, reason))),
+        Walked::Input(input) => Unit::whole(input),
+        Walked::Error { path, reason } => Unit::walk_error(path, reason),
     }
 }
 
-/// The units waiting for a worker, in order.
+/// The units waiting for a worker.
 struct Queue {
     state: Mutex<QueueState>,
     /// Signalled when a unit is added or the queue is closed.
     added: Condvar,
 }
 
-/// # Invariants
-///
-/// `units` holds the units numbered `taken`, `taken + 1`, … in order.
 struct QueueState {
-    units: VecDeque<Unit>,
-    taken: usize,
-    /// True once the walk has ended: no unit will be added.
+    units: BTreeMap<Key, Unit>,
+    /// True once the walk has ended: no input will be added.
     closed: bool,
+    /// How many workers are scanning a unit: each may still queue the
+    /// segments of its file.
+    busy: usize,
     /// How many workers wait for a unit (a signal costs a system call:
     /// none is sent when no one waits).
     idle: usize,
 }
 
 impl Queue {
-    fn push(&self, seq: usize, unit: Unit) {
+    fn push(&self, key: Key, unit: Unit) {
         let mut q = self.state.lock().expect("a worker panicked");
-        debug_assert_eq!(seq, q.taken + q.units.len());
-        q.units.push_back(unit);
+        q.units.insert(key, unit);
         let idle = q.idle > 0;
         drop(q);
         if idle {
@@ -139,16 +147,21 @@ impl Queue {
         self.added.notify_all();
     }
 
-    /// The next unit in order and its number, waiting for the walk to add
-    /// one; `None` once the queue is closed and empty.
-    fn take(&self) -> Option<(usize, Unit)> {
+    /// The smallest queued unit, waiting for one to be added; `None` once
+    /// no unit can be: the walk has ended, none is queued, and no worker is
+    /// scanning one (which could queue segments). `finished` tells that the
+    /// caller has just finished the unit it took before.
+    fn take(&self, finished: bool) -> Option<(Key, Unit)> {
         let mut q = self.state.lock().expect("a worker panicked");
+        q.busy -= usize::from(finished);
         loop {
-            if let Some(unit) = q.units.pop_front() {
-                q.taken += 1;
-                return Some((q.taken - 1, unit));
+            if let Some(entry) = q.units.pop_first() {
+                q.busy += 1;
+                return Some(entry);
             }
-            if q.closed {
+            if q.closed && q.busy == 0 {
+                drop(q);
+                self.added.notify_all();
                 return None;
             }
             q.idle += 1;
@@ -170,13 +183,41 @@ impl Queue {
 /// signal costs a system call: none is sent when no one waits).
 struct Turn<'c, W: Write> {
     printer: Printer<'c, W>,
-    next: usize,
-    held: BTreeMap<usize, (Unit, Vec<Event>, usize)>,
+    next: Key,
+    held: BTreeMap<Key, (Unit, Vec<Event>, usize)>,
     holding: usize,
     waiting: usize,
 }
 
 impl<W: Write> Turn<'_, W> {
+    /// Prints the events of the unit at `next`, the last of them its
+    /// `Done`, moves on to the next unit, and prints the held ones that are
+    /// then in turn.
+    fn print_last(&mut self, unit: &Unit, events: Vec<Event>) {
+        self.print_unit(unit, events);
+        while let Some((unit, events, size)) = self.held.remove(&self.next) {
+            self.holding -= size;
+            self.print_unit(&unit, events);
+        }
+    }
+
+    /// Prints all the events of the unit at `next` and moves on.
+    fn print_unit(&mut self, unit: &Unit, events: Vec<Event>) {
+        let mut ends_input = true;
+        for event in events {
+            if let Event::Done(summary) = &event {
+                ends_input = summary.ends_input();
+            }
+            self.printer.event(unit, event);
+        }
+        let (input, segment) = self.next;
+        self.next = if ends_input {
+            (input + 1, 0)
+        } else {
+            (input, segment + 1)
+        };
+    }
+
     /// Wakes the workers waiting for their turn or for room, if any.
     fn signal(&self, moved: &Condvar) {
         if self.waiting > 0 {
@@ -196,68 +237,57 @@ fn size(event: &Event) -> usize {
     }
 }
 
-/// A worker: takes units in order until there are none, scans each, and
-/// prints what it finds when the unit's turn comes.
+/// A worker: takes units until there are none, scans each, and prints
+/// what it finds when the unit's turn comes.
 fn work<W: Write>(queue: &Queue, turn: &Mutex<Turn<'_, W>>, moved: &Condvar, cfg: &Config) {
-    while let Some((i, unit)) = queue.take() {
+    let mut finished_one = false;
+    while let Some((key, unit)) = queue.take(finished_one) {
+        finished_one = true;
         let mut mine: Vec<Event> = Vec::new();
         // The part of `holding` that is in `mine`.
         let mut mine_size = 0;
-        let mut done_unit = None;
-        search::scan_unit(&unit, cfg, &mut |event| {
+        let mut finished = None;
+        let mut split = |segment: SegmentOf| queue.push((key.0, segment.k), unit.segment(segment));
+        search::scan_unit(&unit, cfg, &mut split, &mut |event| {
             let done = matches!(event, Event::Done(_));
             let cost = size(&event);
             mine.push(event);
             let mut t = turn.lock().expect("a printing thread panicked");
-            if t.next != i {
+            if t.next != key {
                 t.holding += cost;
                 mine_size += cost;
-                while t.holding > HOLD_LIMIT && t.next != i {
+                while t.holding > HOLD_LIMIT && t.next != key {
                     t.waiting += 1;
                     t = moved.wait(t).expect("a printing thread panicked");
                     t.waiting -= 1;
                 }
             }
-            if t.next == i {
+            if t.next == key {
                 t.holding -= mine_size;
                 mine_size = 0;
-                for event in mine.drain(..) {
-                    t.printer.event(&unit, event);
-                }
+                let events = std::mem::take(&mut mine);
                 if done {
-                    t.next += 1;
-                    print_held(&mut t);
+                    t.print_last(&unit, events);
+                } else {
+                    for event in events {
+                        t.printer.event(&unit, event);
+                    }
                 }
                 t.signal(moved);
             } else if done {
-                done_unit = Some((std::mem::take(&mut mine), mine_size));
+                finished = Some((std::mem::take(&mut mine), mine_size));
             }
         });
-        if let Some((events, size)) = done_unit {
+        if let Some((events, size)) = finished {
             let mut t = turn.lock().expect("a printing thread panicked");
-            if t.next == i {
+            if t.next == key {
                 // Its turn came after its last event.
                 t.holding -= size;
-                for event in events {
-                    t.printer.event(&unit, event);
-                }
-                t.next += 1;
-                print_held(&mut t);
+                t.print_last(&unit, events);
                 t.signal(moved);
             } else {
-                t.held.insert(i, (unit, events, size));
+                t.held.insert(key, (unit, events, size));
             }
         }
-    }
-}
-
-/// Prints the held units that are now in turn.
-fn print_held<W: Write>(t: &mut Turn<'_, W>) {
-    while let Some((unit, events, size)) = t.held.remove(&t.next) {
-        t.holding -= size;
-        for event in events {
-            t.printer.event(&unit, event);
-        }
-        t.next += 1;
     }
 }

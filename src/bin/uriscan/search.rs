@@ -92,6 +92,8 @@ pub struct Warning {
 /// How the scan of one input (or segment) ended.
 #[derive(Debug, Default)]
 pub struct Summary {
+    /// The segment this is the summary of, when the input was cut.
+    pub segment: Option<SegmentOf>,
     pub bytes: u64,
     /// How many line breaks a segment holds (the lines of the segments
     /// after it count on from there).
@@ -108,19 +110,27 @@ pub struct Summary {
     pub error: Option<String>,
 }
 
+impl Summary {
+    /// Returns true if and only if nothing of the input comes after what
+    /// this summary ends.
+    pub fn ends_input(&self) -> bool {
+        self.segment.is_none_or(|s| s.k + 1 == s.count)
+    }
+}
+
 /// One piece of work for a thread: an input, or one segment of a large
 /// regular file, or a path the walk could not enter (only to report).
 #[derive(Debug)]
 pub struct Unit {
     pub input: Arc<Input>,
-    /// Which segment, when the input is cut into segments.
+    /// Which segment, when the input was cut into segments.
     pub segment: Option<SegmentOf>,
     /// Why the walk could not enter or follow the path `input` names.
     walk_error: Option<String>,
 }
 
 /// Segment `k` of the `count` segments of a file of `len` bytes.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegmentOf {
     pub k: u64,
     pub count: u64,
@@ -128,7 +138,8 @@ pub struct SegmentOf {
 }
 
 impl Unit {
-    /// The one unit that scans all of `input`.
+    /// The unit that scans `input` (and may cut it into segments, see
+    /// [`scan_unit`]).
     pub fn whole(input: Input) -> Unit {
         Unit {
             input: Arc::new(input),
@@ -146,9 +157,13 @@ impl Unit {
         }
     }
 
-    /// Returns true if and only if this unit is the last of its input.
-    pub fn is_last(&self) -> bool {
-        self.segment.is_none_or(|s| s.k + 1 == s.count)
+    /// Segment `segment.k` of the input of `self`.
+    pub fn segment(&self, segment: SegmentOf) -> Unit {
+        Unit {
+            input: self.input.clone(),
+            segment: Some(segment),
+            walk_error: None,
+        }
     }
 
     /// Returns true if and only if this unit only reports a path the walk
@@ -158,35 +173,85 @@ impl Unit {
     }
 }
 
-/// The units that scan `input`, in order: with several threads, one for
-/// each segment of a regular file larger than two segments, when it is
-/// read as it is (not decompressed, not a document: those are read by one
-/// stream); else one.
+/// Returns true if and only if the file at `path` is read as it is
+/// (`-z` decompresses it by its name; documents are read whole).
+fn segmentable(path: &Path, cfg: &Config) -> bool {
+    let compressed = cfg.search_zip
+        && path
+            .extension()
+            .and_then(|e| e.to_str())
+            .is_some_and(|e| matches!(e, "gz" | "tgz" | "bz2" | "xz" | "zst"));
+    !compressed && documents::kind_of(path, cfg).is_none()
+}
+
+/// Scans `unit`, sending batches of records to `send` and a summary last
+/// (which says which segment it ends, when the input is cut).
 ///
-/// Whether a segmented file is text, mail or neither is told by its first
-/// bytes, which each unit reads for itself ([`scan_unit`]).
-pub fn units(input: Input, cfg: &Config) -> impl Iterator<Item = Unit> {
-    let len = match &input {
-        Input::Path { path, .. } if cfg.threads > 1 && segmentable(path, cfg) => {
-            std::fs::metadata(path)
-                .ok()
-                .filter(|m| m.is_file())
-                .map_or(0, |m| m.len())
+/// With several threads, a regular file larger than two segments, read as
+/// it is (not decompressed, not a document), is cut: its whole unit hands
+/// the segments after the first to `split` (which queues them for other
+/// threads) and scans the first. Whether the file is text, mail or neither
+/// is told by its first bytes, which each segment reads for itself (so a
+/// binary, decoded or non-mbox file is scanned whole by the first segment,
+/// and the others find nothing to do).
+pub fn scan_unit(
+    unit: &Unit,
+    cfg: &Config,
+    split: &mut dyn FnMut(SegmentOf),
+    send: &mut dyn FnMut(Event),
+) {
+    let mut segment = unit.segment;
+    let result = match (&*unit.input, &unit.walk_error) {
+        (_, Some(reason)) => Ok(Summary {
+            error: Some(reason.clone()),
+            ..Summary::default()
+        }),
+        (Input::Path { path, named }, None) if cfg.threads > 1 && segmentable(path, cfg) => {
+            File::open(path).and_then(|file| {
+                if segment.is_none() {
+                    segment = segments_of(&file, cfg)?;
+                    if let Some(first) = segment {
+                        for k in 1..first.count {
+                            split(SegmentOf { k, ..first });
+                        }
+                    }
+                }
+                match segment {
+                    Some(segment) => match scan_segment(&file, segment, cfg, send)? {
+                        Some(summary) => Ok(summary),
+                        None if segment.k == 0 => {
+                            scan_path(path, *named, Box::new(file), cfg, Split::None, send)
+                        }
+                        None => Ok(Summary::default()),
+                    },
+                    None => scan_path(path, *named, Box::new(file), cfg, Split::None, send),
+                }
+            })
         }
-        _ => 0,
+        (input, None) => scan(input, cfg, Split::None, send),
     };
-    let input = Arc::new(input);
-    let size = cfg.segment_size;
-    let count = if len > size.saturating_mul(2) {
-        len.div_ceil(size)
-    } else {
-        1
+    let summary = match result {
+        Ok(summary) => summary,
+        Err(err) => Summary {
+            error: Some(io_reason(&err)),
+            ..Summary::default()
+        },
     };
-    (0..count).map(move |k| Unit {
-        input: input.clone(),
-        segment: (count > 1).then_some(SegmentOf { k, count, len }),
-        walk_error: None,
-    })
+    send(Event::Done(Summary { segment, ..summary }));
+}
+
+/// The first of the segments `file` is cut into, or `None` when it is not
+/// a regular file larger than two segments.
+fn segments_of(file: &File, cfg: &Config) -> io::Result<Option<SegmentOf>> {
+    let meta = file.metadata()?;
+    let (len, size) = (meta.len(), cfg.segment_size);
+    Ok(
+        (meta.is_file() && len > size.saturating_mul(2)).then(|| SegmentOf {
+            k: 0,
+            count: len.div_ceil(size),
+            len,
+        }),
+    )
 }
 
 /// The single input `paths` names when it is read as one stream whose work
@@ -208,47 +273,13 @@ pub fn single_stream(paths: &[PathBuf], cfg: &Config) -> Option<Input> {
 
 /// Scans `input`, a stream, with its work split across the current rayon
 /// pool: the messages of mail, the chunks of text of a decompressed file
-/// (see [`Split::Parallel`]).
+/// (see [`Split::Parallel`]); sends a summary last.
 pub fn scan_stream(input: &Input, cfg: &Config, send: &mut dyn FnMut(Event)) {
-    scan(input, cfg, Split::Parallel, send);
-}
-
-/// Returns true if and only if the file at `path` is read as it is
-/// (`-z` decompresses it by its name; documents are read whole).
-fn segmentable(path: &Path, cfg: &Config) -> bool {
-    let compressed = cfg.search_zip
-        && path
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| matches!(e, "gz" | "tgz" | "bz2" | "xz" | "zst"));
-    !compressed && documents::kind_of(path, cfg).is_none()
-}
-
-/// Scans `unit`, sending batches of records to `send` and a summary last.
-pub fn scan_unit(unit: &Unit, cfg: &Config, send: &mut dyn FnMut(Event)) {
-    if let Some(reason) = &unit.walk_error {
-        return send(Event::Done(Summary {
-            error: Some(reason.clone()),
-            ..Summary::default()
-        }));
-    }
-    let Some(segment) = unit.segment else {
-        return scan(&unit.input, cfg, Split::None, send);
-    };
-    let Input::Path { path, .. } = &*unit.input else {
-        unreachable!("only files are cut into segments");
-    };
-    let result = File::open(path).and_then(|file| scan_segment(&file, segment, cfg, send));
-    match result {
-        Ok(Some(summary)) => send(Event::Done(summary)),
-        // Not read in segments: the first unit scans the whole input.
-        Ok(None) if segment.k == 0 => scan(&unit.input, cfg, Split::None, send),
-        Ok(None) => send(Event::Done(Summary::default())),
-        Err(err) => send(Event::Done(Summary {
-            error: Some(io_reason(&err)),
-            ..Summary::default()
-        })),
-    }
+    let summary = scan(input, cfg, Split::Parallel, send).unwrap_or_else(|err| Summary {
+        error: Some(io_reason(&err)),
+        ..Summary::default()
+    });
+    send(Event::Done(summary));
 }
 
 /// Scans `segment` of `file`; `None` when the file is not read in
@@ -330,9 +361,15 @@ pub enum Split {
     Parallel,
 }
 
-/// Scans `input`, sending batches of records to `send` and a summary last.
-fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Event)) {
-    let result = match input {
+/// Scans `input`, sending batches of records to `send`; returns how the
+/// scan ended.
+fn scan(
+    input: &Input,
+    cfg: &Config,
+    split: Split,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
+    match input {
         // A stream may be slow or never end (`tail -f`): its text is scanned
         // as it comes, not gathered into chunks.
         Input::Stdin => {
@@ -345,29 +382,33 @@ fn scan(input: &Input, cfg: &Config, split: Split, send: &mut dyn FnMut(Event)) 
             scan_reader(io::stdin().lock(), cfg, how, send)
         }
         Input::Path { path, named } => {
-            let doc = documents::kind_of(path, cfg).map(|kind| Document {
-                kind,
-                uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
-            });
-            let how = How {
-                doc,
-                split,
-                // Only a stream split in parallel asks (units know it).
-                regular: split == Split::Parallel
-                    && std::fs::metadata(path).is_ok_and(|m| m.is_file()),
-                named: *named,
-            };
-            open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, how, send))
+            let rdr = open(path, cfg)?;
+            scan_path(path, *named, rdr, cfg, split, send)
         }
+    }
+}
+
+/// Scans the file at `path`, opened as `rdr`.
+fn scan_path(
+    path: &Path,
+    named: bool,
+    rdr: Box<dyn Read>,
+    cfg: &Config,
+    split: Split,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
+    let doc = documents::kind_of(path, cfg).map(|kind| Document {
+        kind,
+        uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
+    });
+    let how = How {
+        doc,
+        split,
+        // Only a stream split in parallel asks.
+        regular: split == Split::Parallel && std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+        named,
     };
-    let summary = match result {
-        Ok(summary) => summary,
-        Err(err) => Summary {
-            error: Some(io_reason(&err)),
-            ..Summary::default()
-        },
-    };
-    send(Event::Done(summary));
+    scan_reader(rdr, cfg, how, send)
 }
 
 /// Opens a file, through a decompressor when `-z` is on and its name says so.
@@ -871,8 +912,8 @@ mod tests {
         let mut args = vec!["uriscan"];
         args.extend_from_slice(flags);
         let cfg = Args::parse_from(args).into_config().unwrap();
-        let (mut bytes, mut uris) = (None, 0);
-        scan(
+        let mut uris = 0;
+        let summary = scan(
             &Input::Path {
                 path: path.to_path_buf(),
                 named: true,
@@ -881,11 +922,11 @@ mod tests {
             split,
             &mut |event| match event {
                 Event::Records(records) => uris += records.len(),
-                Event::Done(summary) => bytes = Some(summary.bytes),
+                Event::Done(_) => panic!("scan sends no summary: it returns it"),
                 Event::Warning(_) => {}
             },
         );
-        (bytes.expect("a summary comes last"), uris)
+        (summary.unwrap().bytes, uris)
     }
 
     /// Every byte is counted once, read by the probe or after it, whether
