@@ -57,7 +57,11 @@ pub(crate) fn read(html: &[u8], at: usize, mode: LinkAttributes) -> Reading {
     emitter.naively_switch_states(true);
     // Reading a slice never fails.
     let _ = Tokenizer::new_with_emitter(html, Quiet(emitter)).finish();
+    if reader.values.text.is_empty() {
+        return reader.text;
+    }
     let mut out = reader.values;
+    out.text.reserve_exact(reader.text.text.len());
     out.append(reader.text);
     out
 }

@@ -178,12 +178,9 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
         }
         // The run of bytes that agree, up to the next `&` (one here, which
         // is no reference, agrees as any byte does).
-        let run = source[i..]
-            .iter()
-            .zip(&decoded[j..])
-            .enumerate()
-            .take_while(|&(k, (s, d))| s == d && (k == 0 || *s != b'&'))
-            .count();
+        let most = (source.len() - i).min(decoded.len() - j);
+        let most = memchr::memchr(b'&', &source[i + 1..i + most]).map_or(most, |p| p + 1);
+        let run = common_prefix(&source[i..i + most], &decoded[j..j + most]);
         if run > 0 {
             piece(Piece::Copied {
                 out: j..j + run,
@@ -219,6 +216,25 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
         i += src_len;
         j += out_len;
     }
+}
+
+/// How many bytes `a` and `b`, of the same length, start with in common:
+/// compared 16 at a time, as text mostly comes out of a tokenizer as it
+/// went in.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    debug_assert_eq!(a.len(), b.len());
+    let whole = a
+        .chunks_exact(16)
+        .zip(b.chunks_exact(16))
+        .take_while(|(x, y)| <[u8; 16]>::try_from(*x).ok() == <[u8; 16]>::try_from(*y).ok())
+        .count()
+        * 16;
+    whole
+        + a[whole..]
+            .iter()
+            .zip(&b[whole..])
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// The length of the UTF-8 character at `s[at]` (1 for a byte that does
