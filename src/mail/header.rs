@@ -93,7 +93,8 @@ impl<'a> Head<'a> {
     /// scanned too. A message with no blank line is all header.
     pub fn parse(raw: &'a [u8]) -> Head<'a> {
         let mut head = Head {
-            fields: Vec::with_capacity(32),
+            // Mailing lists' messages have some 50 fields.
+            fields: Vec::with_capacity(64),
             body: &raw[raw.len()..],
             message_id: None,
         };
