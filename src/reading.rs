@@ -71,9 +71,23 @@ impl Reading {
     /// U+FFFD): each decoded byte is mapped to the source bytes it stands
     /// for. See [`align`].
     pub fn aligned(&mut self, decoded: &[u8], source: &[u8], src: usize) {
-        align(decoded, source, |piece| match piece {
-            Piece::Copied { out, from } => self.copy(&decoded[out], src + from),
-            Piece::Decoded { out, from, len } => self.decoded(&decoded[out], src + from, len),
+        let start = self.text.len();
+        self.text.extend_from_slice(decoded);
+        self.align_appended(start, source, src);
+    }
+
+    /// Maps `text[start..]`, appended as a tokenizer decoded it from
+    /// `source` (written at offset `src`), as [`Reading::aligned`] does.
+    pub fn align_appended(&mut self, start: usize, source: &[u8], src: usize) {
+        let Reading { text, map, .. } = self;
+        align(&text[start..], source, |piece| match piece {
+            Piece::Copied { out, from } if !out.is_empty() => {
+                map.copied(start + out.start, src + from);
+            }
+            Piece::Decoded { out, from, len } if !out.is_empty() => {
+                map.push(start + out.start, src + from, out.len() as u32, len as u32);
+            }
+            _ => {}
         });
     }
 
