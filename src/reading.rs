@@ -42,6 +42,7 @@ pub(crate) struct Reference {
 
 impl Reading {
     /// Appends `bytes`, copied from offset `src`.
+    #[cfg(feature = "docs")]
     pub fn copy(&mut self, bytes: &[u8], src: usize) {
         if !bytes.is_empty() {
             self.map.copied(self.text.len(), src);
@@ -50,6 +51,7 @@ impl Reading {
     }
 
     /// Appends `bytes` that stand for the `src_len` bytes at `src`.
+    #[cfg(feature = "docs")]
     pub fn decoded(&mut self, bytes: &[u8], src: usize, src_len: usize) {
         if !bytes.is_empty() {
             self.map
@@ -92,6 +94,7 @@ impl Reading {
     }
 
     /// Appends code: as [`Reading::aligned`], and marks it as code.
+    #[cfg(feature = "docs")]
     pub fn aligned_code(&mut self, decoded: &[u8], source: &[u8], src: usize) {
         let start = self.text.len();
         self.aligned(decoded, source, src);
@@ -360,6 +363,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "docs")]
     fn code_is_marked_and_found() {
         let mut r = Reading::default();
         r.copy(b"text ", 0);
