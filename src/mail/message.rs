@@ -349,6 +349,12 @@ impl<'m> Part<'m> {
         sink: &mut S,
         lines: &mut Lines,
     ) -> io::Result<bool> {
+        // Every candidate the scanner reads starts at the `:` after its
+        // scheme: a text without one holds nothing to report (most header
+        // fields: `To`, `Subject`, `Message-ID`, `Content-Type`).
+        if memchr::memchr(b':', &self.text).is_none() {
+            return Ok(true);
+        }
         let mut placed = Placed {
             part: self,
             label: None,
