@@ -112,7 +112,7 @@ impl Message {
     /// parts of a multipart. A raw piece is one part, `raw`.
     pub fn parts(&self) -> Vec<Part<'_>> {
         let mut list = Vec::new();
-        self.each_part(&mut |part| {
+        self.each_part(true, &mut |part| {
             list.push(part);
             true
         });
@@ -120,13 +120,15 @@ impl Message {
     }
 
     /// Hands each part (see [`Message::parts`]) to `out` as it is found,
-    /// until `out` returns false.
-    fn each_part<'m>(&'m self, out: &mut dyn FnMut(Part<'m>) -> bool) {
+    /// until `out` returns false; without the header fields that hold no
+    /// `:` unless `all_fields`.
+    fn each_part<'m>(&'m self, all_fields: bool, out: &mut dyn FnMut(Part<'m>) -> bool) {
         let mut parts = Parts {
             message: self,
             message_id: None,
             out,
             wanted: true,
+            all_fields,
             body_at: 0,
             root_coding: Coding::Plain,
         };
@@ -165,7 +167,8 @@ impl Message {
     ) -> io::Result<bool> {
         let mut lines = Lines::start(self);
         let mut outcome = Ok(true);
-        self.each_part(&mut |part| {
+        // A field without a `:` is not scanned (see `Part::scan_into`).
+        self.each_part(false, &mut |part| {
             outcome = match part.warning {
                 Some(warning) => sink.warning(self.line(), warning),
                 None => Ok(true),
@@ -452,6 +455,8 @@ struct Parts<'m, 'o> {
     out: &'o mut dyn FnMut(Part<'m>) -> bool,
     /// False once `out` wanted no more: the rest is not read.
     wanted: bool,
+    /// False when the header fields without a `:` are left out.
+    all_fields: bool,
     /// Where the body starts in the message, and the transfer encoding its
     /// header names (read by the MIME parser as sent; see [`mime`]).
     body_at: usize,
@@ -570,6 +575,9 @@ impl<'m> Parts<'m, '_> {
     /// Each header field's value, as it is.
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
         for field in &head.fields {
+            if !self.all_fields && memchr::memchr(b':', field.value).is_none() {
+                continue;
+            }
             let Some(at) = offset_within(frame.raw(), field.value) else {
                 continue;
             };
