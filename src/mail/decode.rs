@@ -149,6 +149,29 @@ const BASE64: [u8; 256] = {
     table
 };
 
+/// [`BASE64`] placed for each symbol of a group of four: the value of the
+/// symbol at `i` shifted to its bits of the group's 24, and for a byte
+/// outside the alphabet a bit above them ([`NOT_IN_GROUP`]). Or-ing the
+/// four gives the group's three bytes, or tells that one is not a symbol.
+const IN_GROUP: [[u32; 256]; 4] = {
+    let mut tables = [[NOT_IN_GROUP; 256]; 4];
+    let mut i = 0;
+    while i < 4 {
+        let mut b = 0;
+        while b < 256 {
+            if BASE64[b] != NOT_BASE64 {
+                tables[i][b] = (BASE64[b] as u32) << (18 - 6 * i);
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    tables
+};
+
+/// In [`IN_GROUP`], the bit of a byte outside the alphabet.
+const NOT_IN_GROUP: u32 = 1 << 24;
+
 /// Decodes the whole groups of symbols `line` starts with into `text`,
 /// and returns how many bytes of `line` they are (up to the first group
 /// that holds a byte outside the alphabet, or is cut short).
@@ -157,12 +180,14 @@ fn whole_groups(line: &[u8], text: &mut Vec<u8>) -> usize {
     text.resize(start + line.len() / 4 * 3, 0);
     let mut groups = 0;
     for (g, out) in line.chunks_exact(4).zip(text[start..].chunks_exact_mut(3)) {
-        let [a, b, c, d] = [g[0], g[1], g[2], g[3]].map(|s| BASE64[s as usize]);
-        // Symbols are below 64, `NOT_BASE64` is not.
-        if (a | b | c | d) >= 64 {
+        let n = IN_GROUP[0][g[0] as usize]
+            | IN_GROUP[1][g[1] as usize]
+            | IN_GROUP[2][g[2] as usize]
+            | IN_GROUP[3][g[3] as usize];
+        if n & NOT_IN_GROUP != 0 {
             break;
         }
-        out.copy_from_slice(&[a << 2 | b >> 4, b << 4 | c >> 2, c << 6 | d]);
+        out.copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
         groups += 1;
     }
     text.truncate(start + groups * 3);
