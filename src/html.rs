@@ -142,6 +142,7 @@ impl Reader<'_> {
     }
 
     /// Reads the run of text `text.text[start..]`.
+    #[inline(never)]
     fn read_run(&mut self, start: usize) {
         if self.raw_text {
             self.text.text.truncate(start);
@@ -167,6 +168,7 @@ impl Reader<'_> {
 
     /// The start tag's name is whole: it is the last start tag now, and
     /// stands as a space in the text.
+    #[inline(never)]
     fn report_start_tag(&mut self) {
         let span = self.span(self.token.taglike_start, self.token.position);
         self.tag.clear();
