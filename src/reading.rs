@@ -42,6 +42,7 @@ pub(crate) struct Reference {
 
 impl Reading {
     /// Appends `bytes`, copied from offset `src`.
+    #[cfg(feature = "docs")]
     pub fn copy(&mut self, bytes: &[u8], src: usize) {
         if !bytes.is_empty() {
             self.map.copied(self.text.len(), src);
@@ -50,6 +51,7 @@ impl Reading {
     }
 
     /// Appends `bytes` that stand for the `src_len` bytes at `src`.
+    #[cfg(feature = "docs")]
     pub fn decoded(&mut self, bytes: &[u8], src: usize, src_len: usize) {
         if !bytes.is_empty() {
             self.map
@@ -71,13 +73,28 @@ impl Reading {
     /// U+FFFD): each decoded byte is mapped to the source bytes it stands
     /// for. See [`align`].
     pub fn aligned(&mut self, decoded: &[u8], source: &[u8], src: usize) {
-        align(decoded, source, |piece| match piece {
-            Piece::Copied { out, from } => self.copy(&decoded[out], src + from),
-            Piece::Decoded { out, from, len } => self.decoded(&decoded[out], src + from, len),
+        let start = self.text.len();
+        self.text.extend_from_slice(decoded);
+        self.align_appended(start, source, src);
+    }
+
+    /// Maps `text[start..]`, appended as a tokenizer decoded it from
+    /// `source` (written at offset `src`), as [`Reading::aligned`] does.
+    pub fn align_appended(&mut self, start: usize, source: &[u8], src: usize) {
+        let Reading { text, map, .. } = self;
+        align(&text[start..], source, |piece| match piece {
+            Piece::Copied { out, from } if !out.is_empty() => {
+                map.copied(start + out.start, src + from);
+            }
+            Piece::Decoded { out, from, len } if !out.is_empty() => {
+                map.push(start + out.start, src + from, out.len() as u32, len as u32);
+            }
+            _ => {}
         });
     }
 
     /// Appends code: as [`Reading::aligned`], and marks it as code.
+    #[cfg(feature = "docs")]
     pub fn aligned_code(&mut self, decoded: &[u8], source: &[u8], src: usize) {
         let start = self.text.len();
         self.aligned(decoded, source, src);
@@ -178,12 +195,9 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
         }
         // The run of bytes that agree, up to the next `&` (one here, which
         // is no reference, agrees as any byte does).
-        let run = source[i..]
-            .iter()
-            .zip(&decoded[j..])
-            .enumerate()
-            .take_while(|&(k, (s, d))| s == d && (k == 0 || *s != b'&'))
-            .count();
+        let most = (source.len() - i).min(decoded.len() - j);
+        let most = memchr::memchr(b'&', &source[i + 1..i + most]).map_or(most, |p| p + 1);
+        let run = common_prefix(&source[i..i + most], &decoded[j..j + most]);
         if run > 0 {
             piece(Piece::Copied {
                 out: j..j + run,
@@ -219,6 +233,25 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
         i += src_len;
         j += out_len;
     }
+}
+
+/// How many bytes `a` and `b`, of the same length, start with in common:
+/// compared 16 at a time, as text mostly comes out of a tokenizer as it
+/// went in.
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    debug_assert_eq!(a.len(), b.len());
+    let whole = a
+        .chunks_exact(16)
+        .zip(b.chunks_exact(16))
+        .take_while(|(x, y)| <[u8; 16]>::try_from(*x).ok() == <[u8; 16]>::try_from(*y).ok())
+        .count()
+        * 16;
+    whole
+        + a[whole..]
+            .iter()
+            .zip(&b[whole..])
+            .take_while(|(x, y)| x == y)
+            .count()
 }
 
 /// The length of the UTF-8 character at `s[at]` (1 for a byte that does
@@ -330,6 +363,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "docs")]
     fn code_is_marked_and_found() {
         let mut r = Reading::default();
         r.copy(b"text ", 0);

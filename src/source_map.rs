@@ -90,9 +90,15 @@ impl SourceMap {
     /// decoded offset `at` of this one.
     #[cfg(any(feature = "mail", feature = "docs"))]
     pub fn append(&mut self, other: &SourceMap, at: usize) {
-        for p in &other.pieces {
+        let mut pieces = other.pieces.iter();
+        if let Some(p) = pieces.next() {
             self.push(at + p.out, p.src, p.out_unit, p.src_unit);
         }
+        // The others follow the first as they did in `other`.
+        self.pieces.extend(pieces.map(|&p| Piece {
+            out: at + p.out,
+            ..p
+        }));
     }
 
     /// Forgets the pieces that place only decoded bytes before `out`

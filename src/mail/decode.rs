@@ -117,19 +117,13 @@ pub fn base64(raw: &[u8], base: usize) -> Decoded {
         let line = &raw[line_start..line_end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
         let whole = if group.filled == 0 {
-            whole_groups(line)
+            whole_groups(line, &mut out.text)
         } else {
             0
         };
         if whole > 0 {
-            out.map.push(out.text.len(), base + line_start, 3, 4);
-            for g in line[..whole].chunks_exact(4) {
-                let n = g
-                    .iter()
-                    .fold(0u32, |n, &b| n << 6 | u32::from(BASE64[b as usize]));
-                out.text
-                    .extend_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
-            }
+            out.map
+                .push(out.text.len() - whole / 4 * 3, base + line_start, 3, 4);
         }
         for (i, &b) in line.iter().enumerate().skip(whole) {
             group.symbol(b, base + line_start + i, &mut out);
@@ -155,13 +149,49 @@ const BASE64: [u8; 256] = {
     table
 };
 
-/// How many bytes of `line` are whole groups of symbols, from its start.
-fn whole_groups(line: &[u8]) -> usize {
-    let valid = line
-        .iter()
-        .position(|&b| BASE64[b as usize] == NOT_BASE64)
-        .unwrap_or(line.len());
-    valid / 4 * 4
+/// [`BASE64`] placed for each symbol of a group of four: the value of the
+/// symbol at `i` shifted to its bits of the group's 24, and for a byte
+/// outside the alphabet a bit above them ([`NOT_IN_GROUP`]). Or-ing the
+/// four gives the group's three bytes, or tells that one is not a symbol.
+const IN_GROUP: [[u32; 256]; 4] = {
+    let mut tables = [[NOT_IN_GROUP; 256]; 4];
+    let mut i = 0;
+    while i < 4 {
+        let mut b = 0;
+        while b < 256 {
+            if BASE64[b] != NOT_BASE64 {
+                tables[i][b] = (BASE64[b] as u32) << (18 - 6 * i);
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    tables
+};
+
+/// In [`IN_GROUP`], the bit of a byte outside the alphabet.
+const NOT_IN_GROUP: u32 = 1 << 24;
+
+/// Decodes the whole groups of symbols `line` starts with into `text`,
+/// and returns how many bytes of `line` they are (up to the first group
+/// that holds a byte outside the alphabet, or is cut short).
+fn whole_groups(line: &[u8], text: &mut Vec<u8>) -> usize {
+    let start = text.len();
+    text.resize(start + line.len() / 4 * 3, 0);
+    let mut groups = 0;
+    for (g, out) in line.chunks_exact(4).zip(text[start..].chunks_exact_mut(3)) {
+        let n = IN_GROUP[0][g[0] as usize]
+            | IN_GROUP[1][g[1] as usize]
+            | IN_GROUP[2][g[2] as usize]
+            | IN_GROUP[3][g[3] as usize];
+        if n & NOT_IN_GROUP != 0 {
+            break;
+        }
+        out.copy_from_slice(&[(n >> 16) as u8, (n >> 8) as u8, n as u8]);
+        groups += 1;
+    }
+    text.truncate(start + groups * 3);
+    groups * 4
 }
 
 /// A group of base64 symbols being gathered a symbol at a time.

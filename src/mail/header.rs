@@ -93,7 +93,8 @@ impl<'a> Head<'a> {
     /// scanned too. A message with no blank line is all header.
     pub fn parse(raw: &'a [u8]) -> Head<'a> {
         let mut head = Head {
-            fields: Vec::with_capacity(32),
+            // Mailing lists' messages have some 50 fields.
+            fields: Vec::with_capacity(64),
             body: &raw[raw.len()..],
             message_id: None,
         };
@@ -137,7 +138,7 @@ impl<'a> Head<'a> {
 
     /// Adds the field whose text (name, `:`, value) is `text`.
     fn add(&mut self, text: &'a [u8]) {
-        let colon = memchr::memchr(b':', text).filter(|&c| is_field_name(&text[..c]));
+        let colon = field_name_end(text);
         let field = match colon {
             Some(c) => Field {
                 name: &text[..c],
@@ -155,9 +156,15 @@ impl<'a> Head<'a> {
     }
 }
 
-/// RFC 5322 `field-name = 1*ftext` (printable ASCII but `:`).
-fn is_field_name(name: &[u8]) -> bool {
-    !name.is_empty() && name.iter().all(|b| b.is_ascii_graphic())
+/// Where the `:` after the field name `text` starts with is, if it starts
+/// with one: RFC 5322 `field-name = 1*ftext` (printable ASCII but `:`).
+/// Names are short: they are read byte by byte, up to the first byte that
+/// is not `ftext`.
+fn field_name_end(text: &[u8]) -> Option<usize> {
+    let len = text
+        .iter()
+        .position(|&b| b == b':' || !b.is_ascii_graphic())?;
+    (len > 0 && text[len] == b':').then_some(len)
 }
 
 /// Returns true if and only if a `Content-Type` value names plain text that

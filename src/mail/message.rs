@@ -111,15 +111,29 @@ impl Message {
     /// forwarded messages with their own headers, and the text around the
     /// parts of a multipart. A raw piece is one part, `raw`.
     pub fn parts(&self) -> Vec<Part<'_>> {
+        let mut list = Vec::new();
+        self.each_part(true, &mut |part| {
+            list.push(part);
+            true
+        });
+        list
+    }
+
+    /// Hands each part (see [`Message::parts`]) to `out` as it is found,
+    /// until `out` returns false; without the header fields that hold no
+    /// `:` unless `all_fields`.
+    fn each_part<'m>(&'m self, all_fields: bool, out: &mut dyn FnMut(Part<'m>) -> bool) {
         let mut parts = Parts {
             message: self,
             message_id: None,
-            list: Vec::new(),
+            out,
+            wanted: true,
+            all_fields,
             body_at: 0,
             root_coding: Coding::Plain,
         };
         match self.reading {
-            Reading::Raw { from, first, .. } => parts.list.push(Part {
+            Reading::Raw { from, first, .. } => parts.add(Part {
                 message: self,
                 message_id: None,
                 label: Label::Named("raw"),
@@ -131,7 +145,6 @@ impl Message {
             }),
             Reading::Mail { .. } => parts.message(),
         }
-        parts.list
     }
 
     /// Scans every part (see [`Message::parts`]), reporting each URI with
@@ -145,24 +158,31 @@ impl Message {
         self.scan_into(scanner, &mut sink)
     }
 
-    /// [`Message::scan`], into a sink the caller keeps.
+    /// [`Message::scan`], into a sink the caller keeps. Each part is
+    /// scanned as soon as it is found, and dropped.
     pub(super) fn scan_into<S: Sink + ?Sized>(
         &self,
         scanner: &Scanner,
         sink: &mut S,
     ) -> io::Result<bool> {
         let mut lines = Lines::start(self);
-        for part in self.parts() {
-            if let Some(warning) = part.warning {
-                if !sink.warning(self.line(), warning)? {
-                    return Ok(false);
+        let mut outcome = Ok(true);
+        // A field without a `:` is not scanned (see `Part::scan_into`).
+        self.each_part(false, &mut |part| {
+            outcome = match part.warning {
+                Some(warning) => sink.warning(self.line(), warning),
+                None => Ok(true),
+            }
+            .and_then(|go| {
+                if go {
+                    part.scan_into(scanner, sink, &mut lines)
+                } else {
+                    Ok(false)
                 }
-            }
-            if !part.scan_into(scanner, sink, &mut lines)? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
+            });
+            matches!(outcome, Ok(true))
+        });
+        outcome
     }
 
     /// The offset in the input of `bytes[at]`.
@@ -229,7 +249,20 @@ impl Lines {
     /// The line and byte column in the input of `message.bytes[at]`.
     fn position(&mut self, message: &Message, at: usize) -> (u64, u64) {
         if at < self.at {
-            *self = Lines::start(message); // rare: HTML links come first
+            // HTML gives its attributes' links before its text's: count
+            // back from here, or on from the start when that is nearer.
+            if at < self.at - at {
+                *self = Lines::start(message);
+            } else {
+                let between = &message.bytes[at..self.at];
+                let breaks = memchr::memchr_iter(b'\n', between).count();
+                if breaks > 0 {
+                    self.line -= breaks as u64;
+                    self.line_start =
+                        memchr::memrchr(b'\n', &message.bytes[..at]).map_or(0, |nl| nl + 1);
+                }
+                self.at = at;
+            }
         }
         let between = &message.bytes[self.at..at];
         self.line += memchr::memchr_iter(b'\n', between).count() as u64;
@@ -319,6 +352,12 @@ impl<'m> Part<'m> {
         sink: &mut S,
         lines: &mut Lines,
     ) -> io::Result<bool> {
+        // Every candidate the scanner reads starts at the `:` after its
+        // scheme: a text without one holds nothing to report (most header
+        // fields: `To`, `Subject`, `Message-ID`, `Content-Type`).
+        if memchr::memchr(b':', &self.text).is_none() {
+            return Ok(true);
+        }
         let mut placed = Placed {
             part: self,
             label: None,
@@ -408,11 +447,16 @@ impl<S: Sink + ?Sized> Sink for Placed<'_, '_, S> {
     }
 }
 
-/// The parts of a message, as they are found.
-struct Parts<'m> {
+/// The parts of a message, handed on as they are found.
+struct Parts<'m, 'o> {
     message: &'m Message,
     message_id: Option<&'m str>,
-    list: Vec<Part<'m>>,
+    /// Takes each part; returns false when it wants no more.
+    out: &'o mut dyn FnMut(Part<'m>) -> bool,
+    /// False once `out` wanted no more: the rest is not read.
+    wanted: bool,
+    /// False when the header fields without a `:` are left out.
+    all_fields: bool,
     /// Where the body starts in the message, and the transfer encoding its
     /// header names (read by the MIME parser as sent; see [`mime`]).
     body_at: usize,
@@ -474,7 +518,14 @@ fn mime_parser() -> &'static MessageParser {
     })
 }
 
-impl<'m> Parts<'m> {
+impl<'m> Parts<'m, '_> {
+    /// Hands `part` on, if parts are still wanted.
+    fn add(&mut self, part: Part<'m>) {
+        if self.wanted {
+            self.wanted = (self.out)(part);
+        }
+    }
+
     /// The header fields, then the body.
     fn message(&mut self) {
         let bytes = &self.message.bytes[..];
@@ -485,6 +536,9 @@ impl<'m> Parts<'m> {
             delta: 0,
         };
         self.head(&head, whole);
+        if !self.wanted {
+            return;
+        }
         let body_at = bytes.len() - head.body.len();
         // A plain text body is decoded here, without the MIME parser.
         let decoded = match head.coding() {
@@ -513,7 +567,7 @@ impl<'m> Parts<'m> {
             None => {
                 let mut part = self.slice(whole, body_at..bytes.len(), Label::Named("raw"));
                 part.warning = Some("not a parseable message; scanned as raw text");
-                self.list.push(part);
+                self.add(part);
             }
         }
     }
@@ -521,6 +575,9 @@ impl<'m> Parts<'m> {
     /// Each header field's value, as it is.
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
         for field in &head.fields {
+            if !self.all_fields && memchr::memchr(b':', field.value).is_none() {
+                continue;
+            }
             let Some(at) = offset_within(frame.raw(), field.value) else {
                 continue;
             };
@@ -535,7 +592,7 @@ impl<'m> Parts<'m> {
                 Frame::Detached { .. } => Label::Header(Cow::Owned(field.name.to_vec())),
             };
             let part = self.slice(frame, at..at + field.value.len(), label);
-            self.list.push(part);
+            self.add(part);
         }
     }
 
@@ -552,6 +609,9 @@ impl<'m> Parts<'m> {
         // Where the text outside the parts seen so far starts, in a multipart.
         let mut outside = matches!(root.body, PartType::Multipart(_)).then_some(root.offset_body);
         for part in &message.parts {
+            if !self.wanted {
+                return;
+            }
             if matches!(part.body, PartType::Multipart(_)) {
                 continue;
             }
@@ -576,7 +636,7 @@ impl<'m> Parts<'m> {
                 // parse) is read as it is.
                 PartType::Binary(_) | PartType::InlineBinary(_) if part.is_encoding_problem => {
                     let part = self.slice(frame, body, Label::Named("raw"));
-                    self.list.push(part);
+                    self.add(part);
                 }
                 _ => {}
             }
@@ -591,7 +651,7 @@ impl<'m> Parts<'m> {
     fn outside(&mut self, frame: Frame<'_>, range: Range<usize>, label: &'static str) {
         if !range.is_empty() {
             let part = self.slice(frame, range, Label::Named(label));
-            self.list.push(part);
+            self.add(part);
         }
     }
 
@@ -647,7 +707,7 @@ impl<'m> Parts<'m> {
                 (text, Vec::new())
             };
             let part = self.part(Cow::Owned(text), maps, Place::Anchored(anchor), label);
-            self.list.push(part);
+            self.add(part);
             return;
         }
         let raw = &frame.raw()[body.clone()];
@@ -747,7 +807,7 @@ impl<'m> Parts<'m> {
         };
         let mut part = self.part(text, maps, place, label);
         part.warning = warning;
-        self.list.push(part);
+        self.add(part);
     }
 
     /// `frame.raw()[range]` as a part, as it is.
