@@ -3,6 +3,7 @@
 //! do the line numbers of segments (each counts its lines from 1: they are
 //! moved here by the line breaks of the segments printed before).
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::Path;
@@ -370,15 +371,15 @@ pub fn display(input: &Input) -> String {
 
 /// A path's bytes as the OS holds them (printed faithfully, even when not
 /// UTF-8).
-fn path_bytes(path: &Path) -> Vec<u8> {
+fn path_bytes(path: &Path) -> Cow<'_, [u8]> {
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
-        path.as_os_str().as_bytes().to_vec()
+        Cow::Borrowed(path.as_os_str().as_bytes())
     }
     #[cfg(not(unix))]
     {
-        path.to_string_lossy().into_owned().into_bytes()
+        Cow::Owned(path.to_string_lossy().into_owned().into_bytes())
     }
 }
 
