@@ -67,7 +67,11 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<
         .parents(!walk.no_ignore)
         .require_git(false)
         .follow_links(walk.follow)
-        .sort_by_file_name(|a, b| a.cmp(b));
+        // The entries sorted together are those of one directory, so their
+        // paths differ only in their names: comparing the paths' bytes
+        // orders them by name, without taking each path apart for every
+        // comparison (as `sort_by_file_name` does; a quarter of the walk).
+        .sort_by_file_path(|a, b| a.as_os_str().cmp(b.as_os_str()));
     if let Some(types) = &walk.types {
         builder.types(types.clone());
     }
