@@ -20,7 +20,7 @@ use super::chars;
 use super::core::{Core, Emit, NeedMore, Report, Window, LOOKBACK};
 use super::schemes::Scheme;
 use super::trim::{self, trimmed_len};
-use super::unwrap::{self, Angle, Unwrapped};
+use super::unwrap::{self, Angle, Pieces, Unwrapped};
 use super::{Delimiter, Found, HyphenMode, IriMode};
 use crate::span::Span;
 use crate::uri::table::URI;
@@ -251,8 +251,8 @@ impl Core<'_> {
             (true, HyphenMode::Drop) => &[false],
             (true, HyphenMode::Both) => &[true, false],
         };
-        let mut texts = Vec::with_capacity(readings.len());
-        for &keep_hyphens in readings {
+        let mut texts = [None, None];
+        for (text_slot, &keep_hyphens) in texts.iter_mut().zip(readings) {
             let (text, span) = u.reading(c.win.hay, keep_hyphens);
             crate::work::examined(text.len());
             if c.is_empty_after_scheme(c.start() + text.len()) {
@@ -278,7 +278,7 @@ impl Core<'_> {
             let Some(valid) = valid else {
                 return false;
             };
-            texts.push((valid, span));
+            *text_slot = Some((valid, span));
         }
         let flags = Flags {
             delimiter,
@@ -286,7 +286,7 @@ impl Core<'_> {
             url_prefix,
             hyphen_break: hyphen,
         };
-        for (valid, span) in texts {
+        for (valid, span) in texts.into_iter().flatten() {
             self.report(c.win, span, valid, flags, None, emit);
         }
         true
@@ -377,7 +377,7 @@ impl Core<'_> {
             return Ok(None);
         };
         let u = Unwrapped {
-            pieces: vec![c.start()..cut, next.clone()],
+            pieces: Pieces::of([c.start()..cut, next.clone()]),
             close: next.end,
             line_end_hyphens: vec![cut - 1],
         };

@@ -22,10 +22,7 @@ use crate::uri::ucs;
 pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
     let mut i = 0;
     loop {
-        i += bytes[i..]
-            .iter()
-            .take_while(|&&b| table.contains(b))
-            .count();
+        i += table.run_len(&bytes[i..]);
         match bytes.get(i) {
             Some(&b) if b >= 0x80 => match word_char_len(&bytes[i..], more) {
                 Some(len) => i += len,

@@ -43,6 +43,16 @@ impl Scheme {
         any_scheme: bool,
     ) -> Result<Option<Scheme>, NeedMore> {
         let hay = win.hay;
+        if hay.len() < colon + 3 && !win.eof {
+            return Err(NeedMore);
+        }
+        let slashes = hay[colon + 1..].starts_with(b"//");
+        // Without `//`, only a known scheme starts a candidate (unless any
+        // scheme does), and it ends right before the `:`: most words
+        // before a `:` are turned away here, by their last two bytes.
+        if !slashes && !any_scheme && !ends_like_known(&hay[..colon]) {
+            return Ok(None);
+        }
         let floor = colon.saturating_sub(LOOKBACK.min(MAX_SCHEME));
         let mut run = colon;
         while run > floor && SCHEME.contains(hay[run - 1]) {
@@ -51,10 +61,6 @@ impl Scheme {
         crate::work::examined(colon - run + 1);
         // A run that goes on past the limit has no word boundary of its own.
         let bounded = run == 0 || !SCHEME.contains(hay[run - 1]);
-        if hay.len() < colon + 3 && !win.eof {
-            return Err(NeedMore);
-        }
-        let slashes = hay[colon + 1..].starts_with(b"//");
         let after = hay.get(colon + 1).copied();
         if !slashes && !after.is_some_and(|b| URI.contains(b) && b != b':') {
             return Ok(None); // `News: …`, `data: …`, `Re:` at a line end, `DNS::Net`
@@ -142,6 +148,22 @@ fn after_escape(hay: &[u8], i: usize) -> bool {
         && hay[i - 1].is_ascii_hexdigit()
 }
 
+/// Longer than every scheme that [`authority_rule`] and
+/// [`has_required_shape`] name (`content-type` is the longest).
+const MAX_NAMED: usize = 16;
+
+/// `name` in lower case, in `buf`; empty (no scheme) when it is longer
+/// than `buf`, and so than every scheme named in a rule.
+fn lowercase<'b>(name: &[u8], buf: &'b mut [u8; MAX_NAMED]) -> &'b [u8] {
+    let Some(lower) = buf.get_mut(..name.len()) else {
+        return &[];
+    };
+    for (to, &from) in lower.iter_mut().zip(name) {
+        *to = from.to_ascii_lowercase();
+    }
+    lower
+}
+
 /// Whether a scheme's authority may have an empty host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Host {
@@ -153,8 +175,7 @@ enum Host {
 /// whether its host may be empty: `http:443-`, `pop:2`, `svn:mergeinfo`,
 /// `http://#` and `https:///x` are not URIs of their scheme.
 fn authority_rule(scheme: &[u8]) -> Option<Host> {
-    let lower = scheme.to_ascii_lowercase();
-    match lower.as_slice() {
+    match lowercase(scheme, &mut [0; MAX_NAMED]) {
         // RFC 9110, 6455, 1738, 4266, 4248, 5538, 5092, 2384: a host.
         b"http" | b"https" | b"ws" | b"wss" | b"ftp" | b"gopher" | b"telnet" | b"nntp"
         | b"imap" | b"pop" => Some(Host::Required),
@@ -582,7 +603,10 @@ const FIRST_LETTER_LENGTHS: [u64; 26] = {
 };
 
 /// Returns true if and only if `scheme` (any case) is a known scheme.
+/// Its bytes are those of a scheme (`ALPHA / DIGIT / "+" / "-" / "."`), as
+/// every name before a `:` that the scanner looks up is.
 pub fn is_known(scheme: &[u8]) -> bool {
+    debug_assert!(scheme.iter().all(|&b| SCHEME.contains(b)));
     let Some(&first) = scheme.first() else {
         return false;
     };
@@ -593,27 +617,174 @@ pub fn is_known(scheme: &[u8]) -> bool {
     {
         return false;
     }
-    let (from, to) = LETTER_RANGES[(first - b'a') as usize];
     crate::work::examined(scheme.len());
-    KNOWN[from as usize..to as usize]
-        .iter()
-        .any(|k| k.len() == scheme.len() && k.as_bytes().eq_ignore_ascii_case(scheme))
+    let key = Key::of(scheme);
+    let mut slot = key.slot();
+    loop {
+        let Some(i) = KNOWN_SLOTS[slot].checked_sub(1) else {
+            return false;
+        };
+        let i = usize::from(i);
+        // Keys tell schemes of up to 16 bytes apart; longer ones are
+        // compared whole.
+        if KNOWN_KEYS[i] == key
+            && (scheme.len() <= 16 || KNOWN[i].as_bytes().eq_ignore_ascii_case(scheme))
+        {
+            return true;
+        }
+        slot = (slot + 1) % SLOTS;
+    }
 }
 
-/// For each first letter, the range of `KNOWN` (sorted) that starts with it.
-const LETTER_RANGES: [(u16, u16); 26] = {
-    let mut ranges = [(0u16, 0u16); 26];
+/// The size of [`KNOWN_SLOTS`]: a power of two, near three times the
+/// number of known schemes, so that lookups probe one or two slots.
+const SLOTS: usize = 1024;
+
+/// The known schemes in an open-addressing hash table: each slot holds
+/// one plus a scheme's index in [`KNOWN`], or 0 when empty; a scheme sits
+/// at the [`Key::slot`] of its key, or in the first free slot after it.
+const KNOWN_SLOTS: [u16; SLOTS] = {
+    let mut slots = [0u16; SLOTS];
     let mut i = 0;
     while i < KNOWN.len() {
-        let letter = (KNOWN[i].as_bytes()[0] - b'a') as usize;
-        if ranges[letter].1 == 0 {
-            ranges[letter].0 = i as u16;
+        let mut slot = Key::of(KNOWN[i].as_bytes()).slot();
+        while slots[slot] != 0 {
+            slot = (slot + 1) % SLOTS;
         }
-        ranges[letter].1 = i as u16 + 1;
+        slots[slot] = i as u16 + 1;
         i += 1;
     }
-    ranges
+    slots
 };
+
+/// The [`Key`] of each known scheme, by its index in [`KNOWN`].
+const KNOWN_KEYS: [Key; KNOWN.len()] = {
+    let mut keys = [Key {
+        len: 0,
+        head: 0,
+        tail: 0,
+    }; KNOWN.len()];
+    let mut i = 0;
+    while i < KNOWN.len() {
+        keys[i] = Key::of(KNOWN[i].as_bytes());
+        i += 1;
+    }
+    keys
+};
+
+/// A scheme's name as numbers: its length, and its first and last eight
+/// bytes (all of them when shorter), little-endian, each byte with bit
+/// `0x20` set, which puts the bytes of a scheme in lower case. So two
+/// schemes of at most 16 bytes are equal, in any case, if and only if
+/// their keys are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Key {
+    len: usize,
+    head: u64,
+    tail: u64,
+}
+
+impl Key {
+    #[inline]
+    const fn of(name: &[u8]) -> Key {
+        const FOLD: u64 = u64::from_ne_bytes([0x20; 8]);
+        let (head, tail) = match (name.first_chunk::<8>(), name.last_chunk::<8>()) {
+            (Some(head), Some(tail)) => (u64::from_le_bytes(*head), u64::from_le_bytes(*tail)),
+            _ => {
+                let word = Key::short_word(name);
+                (word, word)
+            }
+        };
+        Key {
+            len: name.len(),
+            head: head | FOLD,
+            tail: tail | FOLD,
+        }
+    }
+
+    /// The bytes of `name` (shorter than eight bytes), little-endian, read
+    /// as two overlapping halves.
+    #[inline]
+    const fn short_word(name: &[u8]) -> u64 {
+        let n = name.len();
+        if let (Some(head), Some(tail)) = (name.first_chunk::<4>(), name.last_chunk::<4>()) {
+            u32::from_le_bytes(*head) as u64 | (u32::from_le_bytes(*tail) as u64) << (8 * (n - 4))
+        } else if let (Some(head), Some(tail)) = (name.first_chunk::<2>(), name.last_chunk::<2>()) {
+            u16::from_le_bytes(*head) as u64 | (u16::from_le_bytes(*tail) as u64) << (8 * (n - 2))
+        } else if let Some(&only) = name.first() {
+            only as u64
+        } else {
+            0
+        }
+    }
+
+    /// The slot of [`KNOWN_SLOTS`] where the key is looked for first.
+    #[inline]
+    const fn slot(&self) -> usize {
+        let mixed = (self.head ^ self.tail.rotate_left(29) ^ self.len as u64)
+            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        (mixed >> (64 - SLOTS.trailing_zeros())) as usize
+    }
+}
+
+/// Returns true if and only if `before` (the bytes before a `:`) may end
+/// with a known scheme, in any case: it ends with a known scheme of two or
+/// three bytes, or with the last four bytes of a longer one (as far as
+/// [`ENDINGS`] tells, which may let a few other words pass, never a
+/// known scheme fail).
+fn ends_like_known(before: &[u8]) -> bool {
+    let n = before.len();
+    (n >= 2 && ENDINGS.may_hold(&before[n - 2..]))
+        || (n >= 3 && ENDINGS.may_hold(&before[n - 3..]))
+        || (n >= 4 && ENDINGS.may_hold(&before[n - 4..]))
+}
+
+/// The endings of the known schemes ([`ends_like_known`]).
+const ENDINGS: Endings = {
+    let mut endings = Endings([0; ENDING_WORDS]);
+    let mut i = 0;
+    while i < KNOWN.len() {
+        let name = KNOWN[i].as_bytes();
+        let from = name.len().saturating_sub(4);
+        let (_, ending) = name.split_at(from);
+        let bit = Endings::bit(ending);
+        endings.0[bit / 64] |= 1 << (bit % 64);
+        i += 1;
+    }
+    endings
+};
+
+/// The size of [`Endings`], in words of 64 bits: about twenty bits for
+/// each known scheme, so that few other words pass.
+const ENDING_WORDS: usize = 128;
+
+/// A set of strings of two to four bytes, any case, kept as one bit each
+/// (a Bloom filter with one hash): it may hold a string it was not given,
+/// never lack one that it was.
+struct Endings([u64; ENDING_WORDS]);
+
+impl Endings {
+    /// Returns true if `ending` (two to four bytes) may be in the set.
+    #[inline]
+    fn may_hold(&self, ending: &[u8]) -> bool {
+        let bit = Endings::bit(ending);
+        self.0[bit / 64] & (1 << (bit % 64)) != 0
+    }
+
+    /// The bit of `ending`: a hash of its length and of its bytes with
+    /// bit `0x20` set (a scheme's bytes in lower case).
+    #[inline]
+    const fn bit(ending: &[u8]) -> usize {
+        let mut key = ending.len() as u64;
+        let mut i = 0;
+        while i < ending.len() {
+            key = key << 8 | (ending[i] | 0x20) as u64;
+            i += 1;
+        }
+        let bits = (ENDING_WORDS * 64).trailing_zeros();
+        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - bits)) as usize
+    }
+}
 
 /// For a known scheme used without `//`, returns true if and only if what
 /// follows its `:` has the shape the scheme's specification requires, for
@@ -648,9 +819,8 @@ const LETTER_RANGES: [(u16, u16); 26] = {
 ///
 /// Every check reads a bounded prefix of `rest` or asks `has`.
 pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) -> bool) -> bool {
-    let lower = scheme.to_ascii_lowercase();
     let starts_digit_or = |c: u8| rest.first().is_some_and(|&f| f.is_ascii_digit() || f == c);
-    match lower.as_slice() {
+    match lowercase(scheme, &mut [0; MAX_NAMED]) {
         b"mailto" => rest.first() == Some(&b'?') || has(b'@'),
         b"urn" => {
             let nid = prefix_len(rest, MAX_URN_NID + 1, |b| {
@@ -737,6 +907,40 @@ mod tests {
         }
         assert!(KNOWN.iter().all(|s| crate::uri::is_scheme(s.as_bytes())));
         assert!(KNOWN.iter().all(|s| *s == s.to_ascii_lowercase()));
+    }
+
+    /// The hash table answers as the list does.
+    #[test]
+    fn the_table_holds_every_known_scheme_and_nothing_else() {
+        let linear = |s: &[u8]| KNOWN.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(s));
+        for k in KNOWN {
+            assert!(is_known(k.as_bytes()), "{k}");
+            assert!(is_known(k.to_ascii_uppercase().as_bytes()), "{k}");
+            assert!(ends_like_known(k.as_bytes()), "{k}");
+            let (mut longer, shorter) = (k.to_string(), &k[..k.len() - 1]);
+            longer.push('x');
+            assert_eq!(is_known(longer.as_bytes()), linear(longer.as_bytes()));
+            assert_eq!(is_known(shorter.as_bytes()), linear(shorter.as_bytes()));
+        }
+        // Lookups stay short: no run of filled slots is long.
+        let longest = KNOWN_SLOTS
+            .split(|&i| i == 0)
+            .map(<[u16]>::len)
+            .max()
+            .unwrap();
+        assert!(longest <= 16, "a run of {longest} filled slots");
+        for s in [
+            "a",
+            "from",
+            "re",
+            "ms-settings-x",
+            "HTTPS",
+            "x.http",
+            "Z39.50R",
+        ] {
+            assert_eq!(is_known(s.as_bytes()), linear(s.as_bytes()), "{s}");
+        }
+        assert!(!ends_like_known(b"from") && !ends_like_known(b"p") && !ends_like_known(b""));
     }
 
     #[test]

@@ -36,10 +36,52 @@ pub enum Angle {
 /// last piece (for a bare URI joined at a hyphen, the last piece's end).
 #[derive(Debug, PartialEq, Eq)]
 pub struct Unwrapped {
-    pub pieces: Vec<Range<usize>>,
+    pub pieces: Pieces,
     pub close: usize,
     /// Offsets of `-` bytes that ended a line (the hyphen rule).
     pub line_end_hyphens: Vec<usize>,
+}
+
+/// Ranges of URI bytes, in order. The first is held apart, so that a URI
+/// written on one line (most of them) costs no allocation.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Pieces {
+    first: Option<Range<usize>>,
+    rest: Vec<Range<usize>>,
+}
+
+impl Pieces {
+    /// The pieces `pieces`, in order.
+    pub fn of<const N: usize>(pieces: [Range<usize>; N]) -> Pieces {
+        let mut all = Pieces::default();
+        for piece in pieces {
+            all.push(piece);
+        }
+        all
+    }
+
+    fn push(&mut self, piece: Range<usize>) {
+        if self.first.is_none() {
+            self.first = Some(piece);
+        } else {
+            self.rest.push(piece);
+        }
+    }
+
+    /// How many pieces there are.
+    pub fn len(&self) -> usize {
+        usize::from(self.first.is_some()) + self.rest.len()
+    }
+
+    /// Returns true if and only if there is none.
+    pub fn is_empty(&self) -> bool {
+        self.first.is_none()
+    }
+
+    /// The pieces, in order.
+    pub fn iter(&self) -> impl Iterator<Item = &Range<usize>> + Clone {
+        self.first.iter().chain(&self.rest)
+    }
 }
 
 impl Unwrapped {
@@ -48,22 +90,22 @@ impl Unwrapped {
     pub fn reading<'h>(&self, hay: &'h [u8], keep_hyphens: bool) -> (Cow<'h, [u8]>, Range<usize>) {
         // Without their line-end hyphen when it is dropped (a piece may end
         // up empty).
-        let pieces: Vec<Range<usize>> = self
+        let mut pieces = self
             .pieces
             .iter()
             .map(|p| {
                 let drop = !keep_hyphens && self.line_end_hyphens.contains(&(p.end - 1));
                 p.start..p.end - usize::from(drop)
             })
-            .filter(|p| !p.is_empty())
-            .collect();
+            .filter(|p| !p.is_empty());
         // INVARIANT: the first piece starts with the scheme, never a `-`.
-        let span = pieces[0].start..pieces[pieces.len() - 1].end;
-        if pieces.len() == 1 {
-            return (Cow::Borrowed(&hay[span.clone()]), span);
-        }
+        let first = pieces.next().expect("the first piece holds the scheme");
+        let Some(last) = pieces.clone().last() else {
+            return (Cow::Borrowed(&hay[first.clone()]), first);
+        };
+        let span = first.start..last.end;
         let mut joined = Vec::with_capacity(span.len());
-        for piece in pieces {
+        for piece in std::iter::once(first).chain(pieces) {
             joined.extend_from_slice(&hay[piece]);
         }
         (Cow::Owned(joined), span)
@@ -110,7 +152,7 @@ pub fn read_quoted(
             Ok(None)
         }
     };
-    let mut pieces = Vec::with_capacity(2);
+    let mut pieces = Pieces::default();
     pieces.push(start..end);
     let mut hyphens = Vec::new();
     let mut end = end;
@@ -202,7 +244,7 @@ fn next_line_text(hay: &[u8], at: usize) -> Result<usize, usize> {
 
 /// Reads from `start` (the URI's first byte) up to the closing `>`.
 pub fn read(hay: &[u8], start: usize, cx: &Context) -> Angle {
-    let mut pieces: Vec<Range<usize>> = Vec::new();
+    let mut pieces = Pieces::default();
     let mut hyphens = Vec::new();
     let mut crossed_page_break = false;
     let not_uri = |at: usize, crossed: bool| Angle::NotUri {

@@ -189,11 +189,12 @@ fn run_from<const IRI: bool>(
     mut i: usize,
     (table, private): Class<'_>,
 ) -> Result<usize, ParseError> {
-    while i < s.len() {
-        let b = s[i];
-        if table.contains(b) {
-            i += 1;
-        } else if b == b'%' {
+    loop {
+        i += table.run_len(&s[i..]);
+        let Some(&b) = s.get(i) else {
+            break;
+        };
+        if b == b'%' {
             if !(i + 2 < s.len() && is_hex(s[i + 1]) && is_hex(s[i + 2])) {
                 return Err(error(i, Kind::PercentEncoding));
             }

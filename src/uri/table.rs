@@ -19,6 +19,22 @@ impl Table {
         self.0[byte as usize]
     }
 
+    /// The length of the run of bytes of the set at the start of `bytes`.
+    ///
+    /// Eight bytes at a time while all are in the set, with one branch for
+    /// the eight (text in a URI is mostly such runs), then one at a time.
+    #[inline]
+    pub fn run_len(&self, bytes: &[u8]) -> usize {
+        let mut i = 0;
+        while let Some(eight) = bytes[i..].first_chunk::<8>() {
+            if !eight.iter().fold(true, |all, &b| all & self.contains(b)) {
+                break;
+            }
+            i += 8;
+        }
+        i + bytes[i..].iter().take_while(|&&b| self.contains(b)).count()
+    }
+
     /// The set of the bytes in `chars`, plus the ALPHA and DIGIT ranges when asked.
     const fn new(chars: &[u8], alpha: bool, digit: bool) -> Table {
         let mut t = [false; 256];

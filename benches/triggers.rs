@@ -1,0 +1,219 @@
+//! The scanner's multi-pattern searches, memchr (what the core does)
+//! against aho-corasick (its packed Teddy searcher, and its automaton), on
+//! the bytes of each folder of the shared corpus, as `scan` has them.
+//!
+//! - **Scheme starts.** The core finds every `:` with memchr (a word at a
+//!   time near the last one, then memchr's AVX2 searcher: `ColonFinder` in
+//!   `src/scan/core.rs`) and keeps those with a scheme byte before and a
+//!   URI byte after, not digits on both sides. Teddy can put one side's
+//!   test in its vector search: a scheme byte and `:` (65 patterns), or
+//!   `:` and a URI byte (85 patterns); the other side is tested as the core
+//!   does. The automaton finds the known schemes with their `:`, and `://`,
+//!   in any case (which the look-back then has to check again).
+//! - **`://`**: memchr's memmem against Teddy.
+//! - **`URL:`**, any case: memchr for `:` and a look back, against Teddy
+//!   with the 8 spellings.
+//!
+//! Every variant counts what it found, so that they can be compared.
+//!
+//! Run: `cargo bench --bench triggers` (needs `../shared/corpus/`).
+
+#[path = "../tests/common/mod.rs"]
+mod common;
+
+use std::fs;
+use std::path::Path;
+
+use aho_corasick::{packed, AhoCorasick, AhoCorasickKind, MatchKind};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+
+/// The folders of `benches/scan.rs`; `""` is all of the corpus.
+const FOLDERS: [&str; 8] = [
+    "rfc",
+    "logs",
+    "mail",
+    "mail/blinux-list",
+    "mail/usrp-users",
+    "mail/linux-uvc-devel",
+    "mail/spamassassin",
+    "",
+];
+
+/// Every file under `dir`, concatenated (sorted, so runs compare).
+fn concat(dir: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for file in common::files_under(dir) {
+        bytes.extend_from_slice(&fs::read(file).unwrap());
+    }
+    bytes
+}
+
+/// The known schemes, read from the scanner's own list.
+fn known_schemes() -> Vec<String> {
+    let source = include_str!("../src/scan/schemes.rs");
+    let list = source
+        .split("const KNOWN: &[&str] = &[")
+        .nth(1)
+        .and_then(|rest| rest.split("];").next())
+        .expect("the list of known schemes");
+    list.split('"')
+        .skip(1)
+        .step_by(2)
+        .map(String::from)
+        .collect()
+}
+
+fn is_scheme_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+}
+
+fn is_uri_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)
+}
+
+/// The core's quick test of the bytes around the `:` at `colon`.
+fn passes(hay: &[u8], colon: usize) -> bool {
+    let (Some(&before), Some(&after)) = (colon.checked_sub(1).map(|i| &hay[i]), hay.get(colon + 1))
+    else {
+        return false;
+    };
+    is_scheme_byte(before)
+        && is_uri_byte(after)
+        && !(before.is_ascii_digit() && after.is_ascii_digit())
+}
+
+/// The core's colon search (`ColonFinder`).
+struct Colons {
+    #[cfg(target_arch = "x86_64")]
+    avx2: Option<memchr::arch::x86_64::avx2::memchr::One>,
+}
+
+impl Colons {
+    const NEAR: usize = 32;
+
+    fn new() -> Colons {
+        Colons {
+            #[cfg(target_arch = "x86_64")]
+            avx2: memchr::arch::x86_64::avx2::memchr::One::new(b':'),
+        }
+    }
+
+    fn next(&self, hay: &[u8], from: usize) -> Option<usize> {
+        const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+        const HIGHS: u64 = u64::from_ne_bytes([0x80; 8]);
+        const COLONS: u64 = u64::from_ne_bytes([b':'; 8]);
+        let Some(near) = hay.get(from..from + Self::NEAR) else {
+            return self.find(&hay[from..]).map(|p| from + p);
+        };
+        for (i, word) in near.chunks_exact(8).enumerate() {
+            let x = u64::from_le_bytes(word.try_into().unwrap()) ^ COLONS;
+            let flags = x.wrapping_sub(ONES) & !x & HIGHS;
+            if flags != 0 {
+                return Some(from + 8 * i + flags.trailing_zeros() as usize / 8);
+            }
+        }
+        let far = from + Self::NEAR;
+        self.find(&hay[far..]).map(|p| far + p)
+    }
+
+    fn find(&self, hay: &[u8]) -> Option<usize> {
+        #[cfg(target_arch = "x86_64")]
+        if let Some(avx2) = &self.avx2 {
+            return avx2.find(hay);
+        }
+        memchr::memchr(b':', hay)
+    }
+}
+
+/// A Teddy searcher for `patterns` (more than 64 of them are allowed).
+fn teddy<P: AsRef<[u8]>>(patterns: impl IntoIterator<Item = P>) -> packed::Searcher {
+    let mut builder = packed::Config::new()
+        .heuristic_pattern_limits(false)
+        .builder();
+    for pattern in patterns {
+        builder.add(pattern);
+    }
+    builder.build().expect("a packed searcher")
+}
+
+fn bench(c: &mut Criterion) {
+    let Some(dir) = common::shared("corpus") else {
+        return;
+    };
+    let colons = Colons::new();
+    let scheme_colon = teddy((0..128u8).filter(|&b| is_scheme_byte(b)).map(|b| [b, b':']));
+    let colon_uri = teddy((0..128u8).filter(|&b| is_uri_byte(b)).map(|b| [b':', b]));
+    let mut starts: Vec<String> = known_schemes().iter().map(|k| format!("{k}:")).collect();
+    starts.push("://".into());
+    let automaton = AhoCorasick::builder()
+        .ascii_case_insensitive(true)
+        .kind(Some(AhoCorasickKind::DFA))
+        .match_kind(MatchKind::Standard)
+        .build(&starts)
+        .unwrap();
+    let slashes = memchr::memmem::Finder::new("://");
+    let teddy_slashes = teddy(["://"]);
+    let url_spellings = (0..8u8).map(|m| {
+        let mut s = *b"url:";
+        for (i, c) in s.iter_mut().take(3).enumerate() {
+            if m >> i & 1 == 1 {
+                c.make_ascii_uppercase();
+            }
+        }
+        s
+    });
+    let teddy_url = teddy(url_spellings);
+    for folder in FOLDERS {
+        let hay = concat(&dir.join(folder));
+        let name = if folder.is_empty() { "all" } else { folder };
+        let mut group = c.benchmark_group(format!("triggers/{name}"));
+        group.throughput(Throughput::Bytes(hay.len() as u64));
+        group.sample_size(10);
+        let id = |what: &str| BenchmarkId::new(what, hay.len());
+        group.bench_function(id("starts-memchr"), |b| {
+            b.iter(|| {
+                let (mut n, mut at) = (0, 0);
+                while let Some(colon) = colons.next(&hay, at) {
+                    n += usize::from(passes(&hay, colon));
+                    at = colon + 1;
+                }
+                n
+            })
+        });
+        group.bench_function(id("starts-teddy-scheme-byte-colon"), |b| {
+            b.iter(|| {
+                let found = scheme_colon.find_iter(&hay);
+                found.filter(|m| passes(&hay, m.start() + 1)).count()
+            })
+        });
+        group.bench_function(id("starts-teddy-colon-uri-byte"), |b| {
+            b.iter(|| {
+                let found = colon_uri.find_iter(&hay);
+                found.filter(|m| passes(&hay, m.start())).count()
+            })
+        });
+        group.bench_function(id("starts-aho-corasick-dfa-known-schemes"), |b| {
+            b.iter(|| automaton.find_overlapping_iter(&hay[..]).count())
+        });
+        group.bench_function(id("slashes-memmem"), |b| {
+            b.iter(|| slashes.find_iter(&hay).count())
+        });
+        group.bench_function(id("slashes-teddy"), |b| {
+            b.iter(|| teddy_slashes.find_iter(&hay).count())
+        });
+        group.bench_function(id("url-prefix-memchr"), |b| {
+            b.iter(|| {
+                memchr::memchr_iter(b':', &hay)
+                    .filter(|&c| c >= 3 && hay[c - 3..c].eq_ignore_ascii_case(b"url"))
+                    .count()
+            })
+        });
+        group.bench_function(id("url-prefix-teddy"), |b| {
+            b.iter(|| teddy_url.find_iter(&hay).count())
+        });
+        group.finish();
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
