@@ -1,7 +1,9 @@
 //! Scanner throughput over the shared corpus, one group per folder (and
 //! one for all of it), each with, on the same bytes: a floor that does the
 //! least possible work (counting `:` with memchr) and linkify, the usual
-//! crate for the job.
+//! crate for the job. `find_iter` runs twice: with line numbers (the
+//! default) and without (`line_numbers(false)`: what linkify gives, spans
+//! without lines).
 //!
 //! Run: `cargo bench --bench scan` (needs `../shared/corpus/`); one group:
 //! `cargo bench --bench scan -- scan/mail/`.
@@ -42,6 +44,7 @@ fn bench(c: &mut Criterion) {
         return;
     };
     let scanner = Scanner::new();
+    let unlined = Scanner::builder().line_numbers(false).build();
     let linkify = linkify::LinkFinder::new();
     for folder in FOLDERS {
         let bytes = concat(&dir.join(folder));
@@ -56,6 +59,10 @@ fn bench(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("uriscan-find_iter", bytes.len()), |b| {
             b.iter(|| scanner.find_iter(&bytes).count())
         });
+        group.bench_function(
+            BenchmarkId::new("uriscan-find_iter-no-lines", bytes.len()),
+            |b| b.iter(|| unlined.find_iter(&bytes).count()),
+        );
         group.bench_function(BenchmarkId::new("uriscan-scan_reader", bytes.len()), |b| {
             b.iter(|| {
                 let mut n = 0usize;

@@ -735,3 +735,97 @@ fn a_bad_percent_fails_only_the_candidates_that_hold_it() {
     t!("x http://a/(|http://b/|)%zz y", ["http://b/"]);
     t!("x http://a/http://b/%zz y", []);
 }
+
+/// What a scan reports, but for the line: URI, span, column, flags.
+type Unlined = (String, (usize, usize), u64, Delimiter, bool, bool, bool);
+
+fn unlined(f: &Found<'_>) -> Unlined {
+    let s = f.span();
+    (
+        f.as_str().to_string(),
+        (s.start, s.end),
+        f.column(),
+        f.delimiter(),
+        f.is_wrapped(),
+        f.has_url_prefix(),
+        f.has_hyphen_break(),
+    )
+}
+
+/// Without line numbers, every way of scanning reports the same URIs,
+/// spans and columns, each on line 0; and the text's segments count no
+/// line breaks. Over the scan and mail fixtures (real text: logs, mail,
+/// RFCs, uri(7) in three languages), as text and as mail.
+#[test]
+fn without_line_numbers_only_the_lines_change() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let files: Vec<_> = ["scan", "mail"]
+        .iter()
+        .flat_map(|d| common::files_under(&dir.join(d)))
+        .filter(|f| !f.to_string_lossy().ends_with(".expected"))
+        .collect();
+    assert!(files.len() >= 10);
+    let mut found = 0;
+    for file in files {
+        let text = std::fs::read(&file).unwrap();
+        for mut builder in [Scanner::builder(), {
+            let mut b = Scanner::builder();
+            b.report_invalid(true).hyphen(HyphenMode::Both);
+            b
+        }] {
+            let lined = builder.build();
+            let plain = builder.line_numbers(false).build();
+            assert!(lined.counts_lines() && !plain.counts_lines());
+            let want: Vec<Unlined> = lined.find_iter(&text).map(|f| unlined(&f)).collect();
+            found += want.len();
+            let got: Vec<Found<'_>> = plain.find_iter(&text).collect();
+            assert!(got.iter().all(|f| f.line() == 0), "{}", file.display());
+            let got: Vec<Unlined> = got.iter().map(unlined).collect();
+            assert_eq!(got, want, "find_iter, {}", file.display());
+            for size in [1, 7, 0] {
+                let mut streamed = Vec::new();
+                plain
+                    .scan_reader_with_read_size(
+                        &text[..],
+                        |f: &Found<'_>| {
+                            assert_eq!(f.line(), 0);
+                            streamed.push(unlined(f));
+                            Ok(true)
+                        },
+                        size,
+                    )
+                    .unwrap();
+                assert_eq!(streamed, want, "reads of {size}, {}", file.display());
+            }
+            let segments = uriscan::Segments::new(&text[..], text.len() as u64).segment_size(97);
+            let mut segmented = Vec::new();
+            for k in 0..segments.count() {
+                if let Some(segment) = segments.segment(k).unwrap() {
+                    let end = segment
+                        .scan(&plain, |f: &Found<'_>| {
+                            segmented.push(unlined(f));
+                            Ok(true)
+                        })
+                        .unwrap();
+                    assert_eq!(end.lines, 0);
+                }
+            }
+            assert_eq!(segmented, want, "segments, {}", file.display());
+            let mail = |scanner: &Scanner| {
+                let mut out = Vec::new();
+                uriscan::mail::scan_mail(scanner, &text[..], |f: &Found<'_>| {
+                    out.push((unlined(f), f.line()));
+                    Ok(true)
+                })
+                .unwrap();
+                out
+            };
+            let (lined_mail, plain_mail) = (mail(&lined), mail(&plain));
+            assert_eq!(lined_mail.len(), plain_mail.len());
+            for ((a, _), (b, line)) in lined_mail.iter().zip(&plain_mail) {
+                assert_eq!((a, *line), (b, 0), "mail, {}", file.display());
+            }
+        }
+    }
+    assert!(found > 100, "{found} URIs");
+}

@@ -363,6 +363,7 @@ impl<'m> Part<'m> {
             label: None,
             sink,
             lines,
+            line_numbers: scanner.counts_lines(),
         };
         if let Reading::Raw {
             from,
@@ -385,7 +386,10 @@ impl<'m> Part<'m> {
             offset: 0,
             eof: true,
         };
-        scanner.scan_window(&win, &mut Core::new(scanner), &mut placed)
+        // The lines of the decoded text are not the file's: `Placed`
+        // counts those in the message.
+        let mut core = Core::new(scanner).without_line_numbers();
+        scanner.scan_window(&win, &mut core, &mut placed)
     }
 
     /// The span of the message's bytes that `span` of the text came from.
@@ -403,6 +407,8 @@ struct Placed<'p, 'm, S: ?Sized> {
     label: Option<Cow<'p, str>>,
     sink: &'p mut S,
     lines: &'p mut Lines,
+    /// False when the scanner counts no lines: every line is then 0.
+    line_numbers: bool,
 }
 
 impl<S: Sink + ?Sized> Placed<'_, '_, S> {
@@ -426,7 +432,7 @@ impl<S: Sink + ?Sized> Sink for Placed<'_, '_, S> {
         let (line, column) = if self.part.message.is_raw() {
             (found.line(), found.column())
         } else {
-            (line, column)
+            (if self.line_numbers { line } else { 0 }, column)
         };
         let part = self.label.get_or_insert_with(|| self.part.label.text());
         let in_message = InMessage {

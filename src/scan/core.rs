@@ -141,8 +141,17 @@ impl<'s> Core<'s> {
                 line,
                 line_start,
                 counted: pos,
+                count: scanner.config.line_numbers,
             },
         }
+    }
+
+    /// This core, counting no lines (see
+    /// [`ScannerBuilder::line_numbers`](super::ScannerBuilder::line_numbers)),
+    /// for a caller that places what is found itself.
+    pub(crate) fn without_line_numbers(mut self) -> Core<'s> {
+        self.lines.count = false;
+        self
     }
 
     /// Looks at the next `:` at or after `pos` and reports what it starts.
@@ -384,46 +393,57 @@ fn into_outcome(result: io::Result<bool>) -> Outcome {
     }
 }
 
-/// 1-based line numbers, counted lazily up to each candidate's start.
+/// 1-based line numbers, counted lazily up to each candidate's start, or
+/// only the start of the line (for columns) when lines are not counted.
 ///
 /// # Invariants
 ///
-/// `line` is the number of the line holding `counted` and `line_start`
-/// is where that line starts (absolute offsets).
+/// `line_start` is where the line holding `counted` starts (an absolute
+/// offset), and `line` is its number when `count` (else the number it was
+/// given at the start).
 #[derive(Debug)]
 pub struct Lines {
     line: u64,
     pub line_start: usize,
     pub counted: usize,
+    count: bool,
 }
 
 impl Lines {
-    /// Counts the line breaks of `win` up to absolute offset `to`.
+    /// Counts the line breaks of `win` up to absolute offset `to` (or,
+    /// when not counting, finds the last one).
     pub fn advance(&mut self, win: &Window<'_>, to: usize) {
         if to <= self.counted {
             return;
         }
         let bytes = &win.hay[self.counted - win.offset..to - win.offset];
         crate::work::examined(bytes.len());
-        let breaks = count_line_breaks(bytes);
-        if breaks > 0 {
-            self.line += breaks as u64;
-            let last = memchr::memrchr(b'\n', bytes).expect("a line break was counted");
+        if self.count {
+            let breaks = count_line_breaks(bytes);
+            if breaks > 0 {
+                self.line += breaks as u64;
+                let last = memchr::memrchr(b'\n', bytes).expect("a line break was counted");
+                self.line_start = self.counted + last + 1;
+            }
+        } else if let Some(last) = memchr::memrchr(b'\n', bytes) {
+            // Only the bytes after the last line break are looked at.
             self.line_start = self.counted + last + 1;
         }
         self.counted = to;
     }
 
-    /// The line holding the offset counted up to.
+    /// The line holding the offset counted up to (the line given at the
+    /// start when lines are not counted).
     pub fn line(&self) -> u64 {
         self.line
     }
 
-    /// The line and byte column of absolute offset `at`, on the line
-    /// counted up to.
+    /// The line (0 when lines are not counted) and byte column of absolute
+    /// offset `at`, on the line counted up to.
     fn position(&self, at: usize) -> (u64, u64) {
         debug_assert!(self.line_start <= at && at <= self.counted);
-        (self.line, (at - self.line_start + 1) as u64)
+        let line = if self.count { self.line } else { 0 };
+        (line, (at - self.line_start + 1) as u64)
     }
 }
 
@@ -477,6 +497,7 @@ mod tests {
                 Scanner::builder().max_candidate_len(256).build(),
             ),
             ("iri-keep", Scanner::builder().iri(IriMode::Keep).build()),
+            ("no-lines", Scanner::builder().line_numbers(false).build()),
             (
                 "iri-off",
                 Scanner::builder()

@@ -140,7 +140,10 @@ pub struct SegmentEnd {
     /// How many bytes the segment holds.
     pub bytes: u64,
     /// How many line breaks (`\n`) the segment holds: the segments after it
-    /// start that many lines further on.
+    /// start that many lines further on. [`Segment::scan`] gives 0 when the
+    /// scanner counts no lines
+    /// ([`ScannerBuilder::line_numbers`](super::ScannerBuilder::line_numbers));
+    /// mail's `scan_segment` always counts them (its warnings name lines).
     pub lines: u64,
 }
 

@@ -648,6 +648,8 @@ impl Args {
             .any_scheme(self.any_scheme)
             .report_invalid(self.invalid)
             .max_candidate_len(self.max_candidate_len)
+            // Counting lines is a pass over every byte: only when printed.
+            .line_numbers(self.line_number || self.json)
             .hyphen(match self.hyphen {
                 Hyphen::Keep => HyphenMode::Keep,
                 Hyphen::Drop => HyphenMode::Drop,
