@@ -173,15 +173,14 @@ impl Unit {
     }
 }
 
-/// Returns true if and only if the file at `path` is read as it is
-/// (`-z` decompresses it by its name; documents are read whole).
-fn segmentable(path: &Path, cfg: &Config) -> bool {
-    let compressed = cfg.search_zip
+/// Returns true if and only if `-z` decompresses the file at `path`, by
+/// its name.
+fn is_compressed(path: &Path, cfg: &Config) -> bool {
+    cfg.search_zip
         && path
             .extension()
             .and_then(|e| e.to_str())
-            .is_some_and(|e| matches!(e, "gz" | "tgz" | "bz2" | "xz" | "zst"));
-    !compressed && documents::kind_of(path, cfg).is_none()
+            .is_some_and(|e| matches!(e, "gz" | "tgz" | "bz2" | "xz" | "zst"))
 }
 
 /// Scans `unit`, sending batches of records to `send` and a summary last
@@ -206,29 +205,43 @@ pub fn scan_unit(
             error: Some(reason.clone()),
             ..Summary::default()
         }),
-        (Input::Path { path, named }, None) if cfg.threads > 1 && segmentable(path, cfg) => {
-            File::open(path).and_then(|file| {
-                if segment.is_none() {
-                    segment = segments_of(&file, cfg)?;
-                    if let Some(first) = segment {
-                        for k in 1..first.count {
-                            split(SegmentOf { k, ..first });
+        (Input::Path { path, named }, None) => {
+            let kind = documents::kind_of(path, cfg);
+            if cfg.threads == 1 || kind.is_some() || is_compressed(path, cfg) {
+                open(path, cfg)
+                    .and_then(|rdr| scan_path(path, *named, rdr, kind, cfg, Split::None, send))
+            } else {
+                File::open(path).and_then(|file| {
+                    if segment.is_none() {
+                        segment = segments_of(&file, cfg)?;
+                        if let Some(first) = segment {
+                            for k in 1..first.count {
+                                split(SegmentOf { k, ..first });
+                            }
                         }
                     }
-                }
-                match segment {
-                    Some(segment) => match scan_segment(&file, segment, cfg, send)? {
-                        Some(summary) => Ok(summary),
-                        None if segment.k == 0 => {
-                            scan_path(path, *named, Box::new(file), cfg, Split::None, send)
+                    match segment {
+                        Some(segment) => match scan_segment(&file, segment, cfg, send)? {
+                            Some(summary) => Ok(summary),
+                            None if segment.k == 0 => scan_path(
+                                path,
+                                *named,
+                                Box::new(file),
+                                None,
+                                cfg,
+                                Split::None,
+                                send,
+                            ),
+                            None => Ok(Summary::default()),
+                        },
+                        None => {
+                            scan_path(path, *named, Box::new(file), None, cfg, Split::None, send)
                         }
-                        None => Ok(Summary::default()),
-                    },
-                    None => scan_path(path, *named, Box::new(file), cfg, Split::None, send),
-                }
-            })
+                    }
+                })
+            }
         }
-        (input, None) => scan(input, cfg, Split::None, send),
+        (Input::Stdin, None) => scan(&Input::Stdin, cfg, Split::None, send),
     };
     let summary = match result {
         Ok(summary) => summary,
@@ -261,7 +274,12 @@ fn segments_of(file: &File, cfg: &Config) -> io::Result<Option<SegmentOf>> {
 pub fn single_stream(paths: &[PathBuf], cfg: &Config) -> Option<Input> {
     match paths {
         [path] if path.as_os_str() == "-" => Some(Input::Stdin),
-        [path] if !path.is_dir() && (!segmentable(path, cfg) || !path.is_file()) => {
+        [path]
+            if !path.is_dir()
+                && (is_compressed(path, cfg)
+                    || documents::kind_of(path, cfg).is_some()
+                    || !path.is_file()) =>
+        {
             Some(Input::Path {
                 path: path.clone(),
                 named: true,
@@ -383,21 +401,24 @@ fn scan(
         }
         Input::Path { path, named } => {
             let rdr = open(path, cfg)?;
-            scan_path(path, *named, rdr, cfg, split, send)
+            let kind = documents::kind_of(path, cfg);
+            scan_path(path, *named, rdr, kind, cfg, split, send)
         }
     }
 }
 
-/// Scans the file at `path`, opened as `rdr`.
+/// Scans the file at `path`, opened as `rdr`, a document of `kind` if
+/// any ([`documents::kind_of`]).
 fn scan_path(
     path: &Path,
     named: bool,
     rdr: Box<dyn Read>,
+    kind: Option<DocKind>,
     cfg: &Config,
     split: Split,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
-    let doc = documents::kind_of(path, cfg).map(|kind| Document {
+    let doc = kind.map(|kind| Document {
         kind,
         uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
     });
