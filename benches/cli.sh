@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Whole-command benchmarks of the uriscan binary over ../shared/corpus/, each
-# against its baseline measured in the same run (hyperfine, medians):
+# against its baseline measured in the same run (benches/alternate.py: the
+# commands alternate run by run, so the machine's drift hits them alike;
+# medians):
 #   1. one large file, two of them: the corpus's logs repeated to 206 MB and
 #      the whole corpus concatenated (168 MB): -j2 against -j1, and against
 #      ripgrep -j2 -o with a URL regex on the same bytes;
@@ -9,17 +11,15 @@
 #   3. mail mode, one thread, over the mail archives: MB/s, and --no-mail;
 #   4. peak RSS scanning a 2 GiB file at -j1 and -j2.
 # Then each goal of the parallel-scanning work with its figure and whether
-# it is met. Needs: ../shared/corpus, hyperfine and ripgrep (installed with
-# apt when missing), python3, /usr/bin/time.
-# Usage: benches/cli.sh [RUNS]   (read the figures when the machine is quiet)
+# it is met. Needs: ../shared/corpus, ripgrep (installed with apt when
+# missing), python3, /usr/bin/time.
+# Usage: benches/cli.sh [RUNS]   (default 15; read the figures when the machine is quiet)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-runs=${1:-10}
+runs=${1:-15}
 corpus=../shared/corpus
 [ -d "$corpus" ] || { echo "benches/cli.sh: $corpus is missing" >&2; exit 1; }
-for tool in rg hyperfine; do
-    command -v "$tool" >/dev/null || { apt-get update -qq && apt-get install -y -qq ripgrep hyperfine >/dev/null; }
-done
+command -v rg >/dev/null || { apt-get update -qq && apt-get install -y -qq ripgrep >/dev/null; }
 cargo build --release -q
 bin=target/release/uriscan
 regex='(?:https?|ftp|mailto|file|news|urn):[^\s<>"]+'
@@ -39,13 +39,13 @@ echo "corpus: $(du -sb "$corpus" | cut -f1) bytes in $(find "$corpus" -type f | 
     "log: $(stat -c %s "$log") bytes; concatenated: $(stat -c %s "$concat") bytes"
 find "$corpus" -type f -exec cat {} + >/dev/null  # warm the page cache
 
-# bench NAME COMMAND... : hyperfine over the commands, exported as NAME.json.
+# bench NAME COMMAND... : the commands timed against each other, alternating,
+# exported as NAME.json.
 bench() {
     local name=$1
     shift
     echo "== $name"
-    hyperfine -N --warmup 2 --runs "$runs" --style basic --export-json "$tmp/$name.json" "$@" |
-        grep -E '^(Benchmark|  Time)'
+    python3 benches/alternate.py "$runs" "$tmp/$name.json" "$@"
 }
 bench log "$bin -j1 $log" "$bin -j2 $log" "rg -j2 -o '$regex' $log"
 bench concatenated "$bin -j1 $concat" "$bin -j2 $concat" "rg -j2 -o '$regex' $concat"

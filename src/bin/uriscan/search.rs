@@ -4,7 +4,7 @@
 //! batches.
 
 use std::fs::File;
-use std::io::{self, Read};
+use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -211,32 +211,36 @@ pub fn scan_unit(
                 open(path, cfg)
                     .and_then(|rdr| scan_path(path, *named, rdr, kind, cfg, Split::None, send))
             } else {
-                File::open(path).and_then(|file| {
+                File::open(path).and_then(|mut file| {
                     if segment.is_none() {
-                        segment = segments_of(&file, cfg)?;
-                        if let Some(first) = segment {
-                            for k in 1..first.count {
-                                split(SegmentOf { k, ..first });
+                        // A file shorter than the probe is not cut: only a
+                        // longer one is asked its length.
+                        let probe = read_probe(&mut file)?;
+                        if probe.len() == BINARY_PROBE {
+                            segment = segments_of(&file, cfg)?;
+                        }
+                        match segment {
+                            Some(first) => {
+                                for k in 1..first.count {
+                                    split(SegmentOf { k, ..first });
+                                }
+                            }
+                            None => {
+                                let how = how(path, *named, None, cfg, Split::None);
+                                return scan_read(probe, file, cfg, how, send);
                             }
                         }
                     }
-                    match segment {
-                        Some(segment) => match scan_segment(&file, segment, cfg, send)? {
-                            Some(summary) => Ok(summary),
-                            None if segment.k == 0 => scan_path(
-                                path,
-                                *named,
-                                Box::new(file),
-                                None,
-                                cfg,
-                                Split::None,
-                                send,
-                            ),
-                            None => Ok(Summary::default()),
-                        },
-                        None => {
+                    let segment = segment.expect("a segment, or scanned whole above");
+                    match scan_segment(&file, segment, cfg, send)? {
+                        Some(summary) => Ok(summary),
+                        // Not read in segments after all: the first scans
+                        // the whole file, the others nothing.
+                        None if segment.k == 0 => {
+                            file.seek(io::SeekFrom::Start(0))?;
                             scan_path(path, *named, Box::new(file), None, cfg, Split::None, send)
                         }
+                        None => Ok(Summary::default()),
                     }
                 })
             }
@@ -418,18 +422,21 @@ fn scan_path(
     split: Split,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
-    let doc = kind.map(|kind| Document {
-        kind,
-        uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
-    });
-    let how = How {
-        doc,
+    scan_reader(rdr, cfg, how(path, named, kind, cfg, split), send)
+}
+
+/// How the file at `path` is read.
+fn how(path: &Path, named: bool, kind: Option<DocKind>, cfg: &Config, split: Split) -> How {
+    How {
+        doc: kind.map(|kind| Document {
+            kind,
+            uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
+        }),
         split,
         // Only a stream split in parallel asks.
         regular: split == Split::Parallel && std::fs::metadata(path).is_ok_and(|m| m.is_file()),
         named,
-    };
-    scan_reader(rdr, cfg, how, send)
+    }
 }
 
 /// Opens a file, through a decompressor when `-z` is on and its name says so.
@@ -489,10 +496,26 @@ fn scan_reader<R: Read>(
     how: How,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
+    let probe = read_probe(&mut rdr)?;
+    scan_read(probe, rdr, cfg, how, send)
+}
+
+/// The first [`BINARY_PROBE`] bytes of `rdr` (fewer at its end).
+fn read_probe<R: Read>(rdr: &mut R) -> io::Result<Vec<u8>> {
     let mut probe = Vec::with_capacity(BINARY_PROBE);
-    (&mut rdr)
-        .take(BINARY_PROBE as u64)
-        .read_to_end(&mut probe)?;
+    rdr.take(BINARY_PROBE as u64).read_to_end(&mut probe)?;
+    Ok(probe)
+}
+
+/// [`scan_reader`] for an input whose first bytes, `probe`, were read
+/// ([`read_probe`]) and `rdr` holds the rest of.
+fn scan_read<R: Read>(
+    probe: Vec<u8>,
+    rdr: R,
+    cfg: &Config,
+    how: How,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
     let mail = how.doc.is_none() && reads_as_mail(cfg, &probe);
     let Some(decoding) = cfg.encoding.decoding_for(&probe).filter(|_| !mail) else {
         return scan_probed(probe, rdr, cfg, how, None, send);
