@@ -149,6 +149,7 @@ impl<'s> Core<'s> {
     /// This core, counting no lines (see
     /// [`ScannerBuilder::line_numbers`](super::ScannerBuilder::line_numbers)),
     /// for a caller that places what is found itself.
+    #[cfg(feature = "mail")]
     pub(crate) fn without_line_numbers(mut self) -> Core<'s> {
         self.lines.count = false;
         self
