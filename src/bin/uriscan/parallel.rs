@@ -2,9 +2,11 @@
 //! printing in input order.
 //!
 //! The walk runs on the calling thread and queues each input as soon as it
-//! meets it, numbered in walk order; workers take what is queued, smallest
-//! first, so the first file is scanned while the walk is still listing the
-//! rest. A worker that opens a large regular file cuts it into segments
+//! meets it, numbered in walk order; `threads - 1` workers take what is
+//! queued, smallest first, so the first file is scanned while the walk is
+//! still listing the rest, and the walk's thread joins them when the walk
+//! ends (no more threads than asked for compete for the cores). A worker
+//! that opens a large regular file cuts it into segments
 //! ([`search::scan_unit`]): it queues the segments after the first, which
 //! come before every later input, and scans the first. So one large file
 //! keeps every thread busy, and the walk does no more than list names.
@@ -84,7 +86,9 @@ pub fn scan_all<'c, W: Write + Send>(
     // Signalled whenever `next` moves or `holding` shrinks.
     let moved = Condvar::new();
     let walked = std::thread::scope(|s| {
-        for i in 0..cfg.threads {
+        // The walk's thread is the last worker, once the walk has ended:
+        // never more threads than asked for are running.
+        for i in 1..cfg.threads {
             std::thread::Builder::new()
                 .name(format!("uriscan-{i}"))
                 .spawn_scoped(s, || work(&queue, &turn, &moved, cfg))?;
@@ -95,6 +99,7 @@ pub fn scan_all<'c, W: Write + Send>(
             seq += 1;
         });
         queue.close();
+        work(&queue, &turn, &moved, cfg);
         walked
     });
     walked?;
