@@ -11,7 +11,7 @@ use std::path::Path;
 use uriscan::Delimiter;
 
 use crate::args::{Config, Format};
-use crate::search::{Event, Record, Summary, Unit, Warning};
+use crate::search::{Batch, Event, Record, Summary, Unit, Warning};
 use crate::walk::Input;
 
 const PATH_COLOR: &[u8] = b"\x1b[35m";
@@ -148,18 +148,22 @@ impl<'c, W: Write> Printer<'c, W> {
     }
 
     /// Prints a batch of records of `input`.
-    fn records(&mut self, input: &Input, records: Vec<Record>) -> io::Result<()> {
-        for r in records {
-            if self.cfg.unique && r.error.is_none() && !self.seen.insert(r.uri.clone()) {
-                continue;
+    fn records(&mut self, input: &Input, batch: Batch) -> io::Result<()> {
+        for r in &batch.records {
+            let uri = batch.uri(r);
+            if self.cfg.unique && r.error.is_none() {
+                if self.seen.contains(uri) {
+                    continue;
+                }
+                self.seen.insert(uri.to_string());
             }
             if r.error.is_none() {
                 self.totals.uris += 1;
                 self.in_input += 1;
             }
             match self.cfg.format {
-                Format::Plain => self.plain(input, &r)?,
-                Format::Json => self.json(input, &r)?,
+                Format::Plain => self.plain(input, uri, r)?,
+                Format::Json => self.json(input, uri, r)?,
                 Format::Count => {}
                 Format::Files => {
                     if r.error.is_none() && self.in_input == 1 {
@@ -259,7 +263,7 @@ impl<'c, W: Write> Printer<'c, W> {
         self.out.write_all(b":")
     }
 
-    fn plain(&mut self, input: &Input, r: &Record) -> io::Result<()> {
+    fn plain(&mut self, input: &Input, uri: &str, r: &Record) -> io::Result<()> {
         if self.cfg.with_filename {
             self.path_prefix(input)?;
         }
@@ -269,7 +273,7 @@ impl<'c, W: Write> Printer<'c, W> {
         if self.cfg.column {
             self.number(r.column)?;
         }
-        self.out.write_all(r.uri.as_bytes())?;
+        self.out.write_all(uri.as_bytes())?;
         if let Some(error) = &r.error {
             write!(self.out, "\t(invalid: {error})")?;
         }
@@ -278,7 +282,7 @@ impl<'c, W: Write> Printer<'c, W> {
 
     /// One JSON object, its keys in sorted order (as serde_json's map
     /// sorts them), written straight out: no map is built per URI.
-    fn json(&mut self, input: &Input, r: &Record) -> io::Result<()> {
+    fn json(&mut self, input: &Input, uri: &str, r: &Record) -> io::Result<()> {
         let out = &mut self.out;
         write!(out, "{{\"column\":{},\"delimiter\":", r.column)?;
         out.write_all(match r.delimiter {
@@ -328,7 +332,7 @@ impl<'c, W: Write> Printer<'c, W> {
             }
         }
         write!(out, ",\"start\":{},\"uri\":", r.start)?;
-        json_string(out, &r.uri)?;
+        json_string(out, uri)?;
         write!(out, ",\"url_prefix\":{}", r.url_prefix)?;
         if self.cfg.invalid {
             write!(out, ",\"valid\":{}", r.error.is_none())?;

@@ -234,10 +234,7 @@ impl<W: Write> Turn<'_, W> {
 /// What holding `event` costs, about, in bytes.
 fn size(event: &Event) -> usize {
     match event {
-        Event::Records(records) => records
-            .iter()
-            .map(|r| std::mem::size_of_val(r) + r.uri.len())
-            .sum(),
+        Event::Records(batch) => batch.size(),
         _ => 0,
     }
 }

@@ -24,13 +24,50 @@ use crate::walk::Input;
 /// How many bytes are looked at for a NUL to call a file binary.
 const BINARY_PROBE: usize = 8 * 1024;
 
-/// How many records travel to the printer together.
-const BATCH: usize = 512;
+/// How many records travel to the printer together: a batch's records are
+/// allocated whole at its first (growing them record by record copied them
+/// over and over), and stay under the size whose free makes the allocator
+/// consolidate its free lists (64 KiB).
+const BATCH: usize = 256;
+const _: () = assert!(BATCH * std::mem::size_of::<Record>() < 64 * 1024);
 
-/// One URI found, owned, with what the printer needs.
+/// URIs found, in order: their records, and their text in one string (not
+/// a string per URI: allocating and freeing one, often on another thread
+/// when the batch is held for its turn, cost more than the copy).
+#[derive(Debug, Default)]
+pub struct Batch {
+    text: String,
+    pub records: Vec<Record>,
+}
+
+impl Batch {
+    /// Adds `record`, whose URI is `uri` (the record's `uri` is set here).
+    fn push(&mut self, uri: &str, mut record: Record) {
+        if self.records.capacity() == 0 {
+            self.records.reserve_exact(BATCH);
+        }
+        record.uri = self.text.len()..self.text.len() + uri.len();
+        self.text.push_str(uri);
+        self.records.push(record);
+    }
+
+    /// The URI of `record`, one of this batch's.
+    pub fn uri(&self, record: &Record) -> &str {
+        &self.text[record.uri.clone()]
+    }
+
+    /// About how many bytes the batch holds.
+    pub fn size(&self) -> usize {
+        self.text.len() + self.records.len() * std::mem::size_of::<Record>()
+    }
+}
+
+/// One URI found, with what the printer needs; its text is in its
+/// [`Batch`].
 #[derive(Debug)]
 pub struct Record {
-    pub uri: String,
+    /// Where the URI is in its batch's text ([`Batch::uri`]).
+    uri: std::ops::Range<usize>,
     /// The IRI as written, when it is not `uri` (`--iri uri`).
     pub iri: Option<String>,
     pub line: u64,
@@ -74,7 +111,7 @@ pub struct MailPlace {
 #[derive(Debug)]
 pub enum Event {
     /// URIs found, in order.
-    Records(Vec<Record>),
+    Records(Batch),
     /// A problem that did not stop the scan (malformed mail).
     Warning(Warning),
     /// The input (or segment) was scanned to its end (or could not be).
@@ -342,7 +379,7 @@ fn scan_segment(
         return Ok(Some(Summary::default()));
     };
     let mut batch = Batcher {
-        batch: Vec::new(),
+        batch: Batch::default(),
         send,
     };
     let mut records = Records::new(cfg, &mut batch);
@@ -571,7 +608,7 @@ fn scan_probed<R: Read>(
     }
     let probed = probe.len() as u64;
     let mut batch = Batcher {
-        batch: Vec::new(),
+        batch: Batch::default(),
         send,
     };
     // The rest of the input, counted by how much of its limit it uses up
@@ -670,21 +707,23 @@ fn scan_document(bytes: &[u8], doc: &Document, records: &mut Records<'_, '_>) {
     let found = uriscan::doc::find_links(&cfg.scanner, doc.kind, bytes, base.as_ref());
     records.too_long += found.too_long().len() as u64;
     for link in found.links() {
-        let Some(uri) = cfg.docs.filter.shown(link).map(str::to_string) else {
+        let Some(uri) = cfg.docs.filter.shown(link) else {
             continue;
         };
-        if !keep_scheme(cfg, &uri) {
+        if !keep_scheme(cfg, uri) {
             continue;
         }
-        records.out.push(Record {
+        records.out.push(
             uri,
-            doc: Some(DocLink {
-                in_code: link.is_in_code(),
-                relative: link.is_relative(),
-                resolved: link.resolved().map(str::to_string),
-            }),
-            ..record(link.found(), None, records.places.as_ref())
-        });
+            Record {
+                doc: Some(DocLink {
+                    in_code: link.is_in_code(),
+                    relative: link.is_relative(),
+                    resolved: link.resolved().map(str::to_string),
+                }),
+                ..record(link.found(), None, records.places.as_ref())
+            },
+        );
     }
 }
 
@@ -800,7 +839,7 @@ fn scan_group<P: Piece>(group: &[P], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
             let mut events = Vec::new();
             let mut send = |event| events.push(event);
             let mut batch = Batcher {
-                batch: Vec::new(),
+                batch: Batch::default(),
                 send: &mut send,
             };
             let mut records = Records::new(cfg, &mut batch);
@@ -814,20 +853,20 @@ fn scan_group<P: Piece>(group: &[P], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
 
 /// Records on their way to the printer, sent in batches.
 struct Batcher<'a> {
-    batch: Vec<Record>,
+    batch: Batch,
     send: &'a mut dyn FnMut(Event),
 }
 
 impl Batcher<'_> {
-    fn push(&mut self, r: Record) {
-        self.batch.push(r);
-        if self.batch.len() == BATCH {
+    fn push(&mut self, uri: &str, r: Record) {
+        self.batch.push(uri, r);
+        if self.batch.records.len() == BATCH {
             self.flush();
         }
     }
 
     fn flush(&mut self) {
-        if !self.batch.is_empty() {
+        if !self.batch.records.is_empty() {
             (self.send)(Event::Records(std::mem::take(&mut self.batch)));
         }
     }
@@ -880,7 +919,8 @@ impl Sink for &mut Records<'_, '_> {
     fn found(&mut self, f: &Found<'_>) -> io::Result<bool> {
         if keep(self.cfg, f) {
             let place = f.message().map(|m| self.place(m));
-            self.out.push(record(f, place, self.places.as_ref()));
+            self.out
+                .push(f.as_str(), record(f, place, self.places.as_ref()));
         }
         Ok(true)
     }
@@ -928,7 +968,7 @@ fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>, places: Option<&Places>) 
         None => (f.span(), f.column()),
     };
     Record {
-        uri: f.as_str().to_string(),
+        uri: 0..0,
         iri: f.iri().filter(|&iri| iri != f.as_str()).map(str::to_string),
         line: f.line(),
         column,
@@ -965,7 +1005,7 @@ mod tests {
             &cfg,
             split,
             &mut |event| match event {
-                Event::Records(records) => uris += records.len(),
+                Event::Records(batch) => uris += batch.records.len(),
                 Event::Done(_) => panic!("scan sends no summary: it returns it"),
                 Event::Warning(_) => {}
             },
