@@ -10,8 +10,8 @@
 #      (--no-mail) and default (mail archives read as mail);
 #   3. mail mode, one thread, over the mail archives: MB/s, and --no-mail;
 #   4. peak RSS scanning a 2 GiB file at -j1 and -j2;
-#   5. the machine's own ceiling: two -j1 processes on the two halves of the
-#      concatenated corpus at once, against one after the other.
+#   5. the machine's own ceiling: two -j1 processes on two halves of the
+#      concatenated corpus (equal work) at once, against one after the other.
 # Then each goal of the parallel-scanning work with its figure and whether
 # it is met. Needs: ../shared/corpus, ripgrep (installed with apt when
 # missing), python3, /usr/bin/time.
@@ -34,10 +34,15 @@ for _ in $(seq 40); do
 done
 concat=$tmp/corpus-concatenated
 find "$corpus" -type f | sort | xargs cat > "$concat"
-# The two halves of the concatenated corpus, for the machine's own ceiling.
-half=$(( $(stat -c %s "$concat") / 2 ))
-head -c "$half" "$concat" > "$tmp/half1"
-tail -c +$((half + 1)) "$concat" > "$tmp/half2"
+# Two halves of the concatenated corpus with the same work in each (its
+# 1 MB pieces, cut at line ends, taken in turn: a cut in the middle would
+# give one half the logs and mail, the other the faster RFCs), for the
+# machine's own ceiling.
+mkdir "$tmp/pieces"
+split -C 1M -d -a 4 "$concat" "$tmp/pieces/"
+find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 1' | xargs cat > "$tmp/half1"
+find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 0' | xargs cat > "$tmp/half2"
+rm -r "$tmp/pieces"
 
 echo "== environment"
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"

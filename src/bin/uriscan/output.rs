@@ -178,6 +178,7 @@ impl<'c, W: Write> Printer<'c, W> {
                 }
             }
         }
+        batch.recycle();
         Ok(())
     }
 

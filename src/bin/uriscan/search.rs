@@ -6,7 +6,7 @@
 use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 use uriscan::encoding::{DecodeReader, Places};
@@ -40,15 +40,46 @@ pub struct Batch {
     pub records: Vec<Record>,
 }
 
+/// Batches printed and emptied, for the scans to fill again ([`Batch::recycle`]):
+/// a batch is allocated once, not for every [`BATCH`] URIs. Freeing them,
+/// often on another thread than the one that allocated them, made glibc's
+/// allocator give memory back to the system and fault it in again (twice
+/// the system time at `-j2` on one large file).
+static SPARE_BATCHES: Mutex<Vec<Batch>> = Mutex::new(Vec::new());
+
+/// How many emptied batches are kept for reuse, at most.
+const SPARE_LIMIT: usize = 64;
+
 impl Batch {
     /// Adds `record`, whose URI is `uri` (the record's `uri` is set here).
     fn push(&mut self, uri: &str, mut record: Record) {
         if self.records.capacity() == 0 {
-            self.records.reserve_exact(BATCH);
+            *self = Batch::spare();
         }
         record.uri = self.text.len()..self.text.len() + uri.len();
         self.text.push_str(uri);
         self.records.push(record);
+    }
+
+    /// An empty batch with room for [`BATCH`] records: a spare one if any.
+    fn spare() -> Batch {
+        let spare = SPARE_BATCHES.lock().ok().and_then(|mut spare| spare.pop());
+        spare.unwrap_or_else(|| Batch {
+            text: String::new(),
+            records: Vec::with_capacity(BATCH),
+        })
+    }
+
+    /// Empties this batch, once printed, and keeps it for another scan to
+    /// fill.
+    pub fn recycle(mut self) {
+        self.text.clear();
+        self.records.clear();
+        if let Ok(mut spare) = SPARE_BATCHES.lock() {
+            if spare.len() < SPARE_LIMIT {
+                spare.push(self);
+            }
+        }
     }
 
     /// The URI of `record`, one of this batch's.
