@@ -86,12 +86,11 @@ impl<W: Write> Write for WriteOrExit<W> {
 /// input order as soon as each input's turn comes.
 fn scan(cfg: &Config) -> Result<i32> {
     let started = Instant::now();
-    let printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
+    let mut printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
     let mut printer = match search::single_stream(&cfg.paths, cfg).filter(|_| cfg.threads > 1) {
         // One stream (stdin, a decompressed file): its messages or its
         // chunks of text are what is split.
         Some(input) => {
-            let mut printer = printer;
             let unit = Unit::whole(input);
             rayon::ThreadPoolBuilder::new()
                 .num_threads(cfg.threads)

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use uriscan::encoding::{DecodeReader, Places};
 use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
-use uriscan::{Chunk, Chunks, Delimiter, Found, ReadAt, Segments, Sink, Span};
+use uriscan::{Chunk, Chunks, Delimiter, Found, Segments, Sink, Span};
 
 use uriscan::doc::DocKind;
 
@@ -280,10 +280,10 @@ pub fn scan_unit(
                     .and_then(|rdr| scan_path(path, *named, rdr, kind, cfg, Split::None, send))
             } else {
                 File::open(path).and_then(|mut file| {
+                    let probe = read_probe(&mut file)?;
                     if segment.is_none() {
                         // A file shorter than the probe is not cut: only a
                         // longer one is asked its length.
-                        let probe = read_probe(&mut file)?;
                         if probe.len() == BINARY_PROBE {
                             segment = segments_of(&file, cfg)?;
                         }
@@ -300,7 +300,7 @@ pub fn scan_unit(
                         }
                     }
                     let segment = segment.expect("a segment, or scanned whole above");
-                    match scan_segment(&file, segment, cfg, send)? {
+                    match scan_segment(&file, &probe, segment, cfg, send)? {
                         Some(summary) => Ok(summary),
                         // Not read in segments after all: the first scans
                         // the whole file, the others nothing.
@@ -342,7 +342,7 @@ fn segments_of(file: &File, cfg: &Config) -> io::Result<Option<SegmentOf>> {
 /// The single input `paths` names when it is read as one stream whose work
 /// may still be split across threads ([`scan_stream`]): standard input, a
 /// file `-z` decompresses, a FIFO, a document. (A single regular file read
-/// as it is is cut into segments instead: see [`units`].)
+/// as it is is cut into segments instead: see [`scan_unit`].)
 pub fn single_stream(paths: &[PathBuf], cfg: &Config) -> Option<Input> {
     match paths {
         [path] if path.as_os_str() == "-" => Some(Input::Stdin),
@@ -372,30 +372,21 @@ pub fn scan_stream(input: &Input, cfg: &Config, send: &mut dyn FnMut(Event)) {
     send(Event::Done(summary));
 }
 
-/// Scans `segment` of `file`; `None` when the file is not read in
-/// segments after all: it looks binary, is decoded (`-E`, a byte-order
-/// mark), or is mail but not an mbox. Each unit of a file reads its first
-/// bytes and decides alike.
+/// Scans `segment` of `file`, whose first bytes are `probe`
+/// ([`read_probe`]); `None` when the file is not read in segments after
+/// all: it looks binary, is decoded (`-E`, a byte-order mark), or is mail
+/// but not an mbox. Each unit of a file reads its first bytes and decides
+/// alike.
 fn scan_segment(
     file: &File,
+    probe: &[u8],
     segment: SegmentOf,
     cfg: &Config,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Option<Summary>> {
-    let mut probe = vec![0; BINARY_PROBE];
-    let mut have = 0;
-    while have < probe.len() {
-        match file.read_at(&mut probe[have..], have as u64) {
-            Ok(0) => break,
-            Ok(n) => have += n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    probe.truncate(have);
-    let binary = !cfg.binary && memchr::memchr(0, &probe).is_some();
-    let mail = reads_as_mail(cfg, &probe);
-    let decoded = !mail && cfg.encoding.decoding_for(&probe).is_some();
+    let binary = !cfg.binary && memchr::memchr(0, probe).is_some();
+    let mail = reads_as_mail(cfg, probe);
+    let decoded = !mail && cfg.encoding.decoding_for(probe).is_some();
     if binary || decoded || (mail && !probe.starts_with(b"From ")) {
         return Ok(None);
     }
