@@ -20,7 +20,7 @@ use std::io::{self, Read};
 
 use super::core::{Core, Window, LOOKBACK};
 use super::cut::is_safe_cut;
-use super::stream::{scan_reader_from, Resume};
+use super::stream::{scan_reader_from, EndLine, Resume};
 use super::{Scanner, Sink};
 
 /// The size a chunk is cut at, at least, by default.
@@ -286,6 +286,6 @@ impl<R: Read> Rest<R> {
             line_start: self.line_start,
         };
         let rdr = io::Cursor::new(&self.buf[self.lead..]).chain(self.rdr);
-        scan_reader_from(scanner, resume, rdr, sink, 0).map(drop)
+        scan_reader_from(scanner, resume, rdr, sink, 0, EndLine::NotNeeded).map(drop)
     }
 }

@@ -25,7 +25,7 @@ use std::io::{self, Read};
 
 use super::core::LOOKBACK;
 use super::cut::is_safe_cut;
-use super::stream::{scan_reader_from, Resume};
+use super::stream::{scan_reader_from, EndLine, Resume};
 use super::{Scanner, Sink};
 
 /// The size segments are cut at, about, by default.
@@ -273,7 +273,7 @@ impl<R: ReadAt + ?Sized> Segment<'_, R> {
             line: 1,
             line_start: start,
         };
-        let last_line = scan_reader_from(scanner, resume, &mut self, sink, 0)?;
+        let last_line = scan_reader_from(scanner, resume, &mut self, sink, 0, EndLine::Needed)?;
         Ok(SegmentEnd {
             bytes: self.bytes_read(),
             lines: last_line - 1,

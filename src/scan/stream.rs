@@ -26,7 +26,25 @@ pub(crate) fn scan_reader<R: Read, S: Sink>(
     sink: S,
     read_size: usize,
 ) -> io::Result<()> {
-    scan_reader_from(scanner, Resume::default(), rdr, sink, read_size).map(drop)
+    scan_reader_from(
+        scanner,
+        Resume::default(),
+        rdr,
+        sink,
+        read_size,
+        EndLine::NotNeeded,
+    )
+    .map(drop)
+}
+
+/// Whether a scan of a reader tells the line its input ends on, which
+/// takes counting the line breaks after the last URI found: a segment
+/// needs it (the next segment's lines count on from there), a whole input
+/// does not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum EndLine {
+    Needed,
+    NotNeeded,
 }
 
 /// Where a scan of a reader starts, when not at the start of its input:
@@ -53,14 +71,16 @@ impl Default for Resume<'_> {
     }
 }
 
-/// [`scan_reader`] from where `resume` says; returns the line the input
-/// ends on (where the scan stopped, when the sink stopped it).
+/// [`scan_reader`] from where `resume` says; returns, when `end_line` says
+/// so, the line the input ends on (where the scan stopped, when the sink
+/// stopped it), else the line of the last URI found.
 pub(crate) fn scan_reader_from<R: Read, S: Sink>(
     scanner: &Scanner,
     resume: Resume<'_>,
     rdr: R,
     sink: S,
     read_size: usize,
+    end_line: EndLine,
 ) -> io::Result<u64> {
     debug_assert!(resume.before.len() <= LOOKBACK);
     // 0 asks for the default.
@@ -68,7 +88,7 @@ pub(crate) fn scan_reader_from<R: Read, S: Sink>(
     let capacity = LOOKBACK + scanner.config.max_candidate_len + SLACK + read_size.max(READ_SIZE);
     let mut buf = take_buffer(capacity);
     buf[..resume.before.len()].copy_from_slice(resume.before);
-    let result = scan_with_buffer(scanner, resume, rdr, sink, read_size, &mut buf);
+    let result = scan_with_buffer(scanner, resume, rdr, sink, read_size, end_line, &mut buf);
     give_back_buffer(buf);
     result
 }
@@ -95,13 +115,15 @@ fn give_back_buffer(buf: Vec<u8>) {
 
 /// The scan itself, over `buf` (of the capacity computed by
 /// [`scan_reader_from`]), which starts with `resume.before`; the rest of
-/// its old contents does not matter. Returns the line the input ends on.
+/// its old contents does not matter. Returns the line as
+/// [`scan_reader_from`] does.
 fn scan_with_buffer<R: Read, S: Sink>(
     scanner: &Scanner,
     resume: Resume<'_>,
     mut rdr: R,
     mut sink: S,
     read_size: usize,
+    end_line: EndLine,
     buf: &mut [u8],
 ) -> io::Result<u64> {
     let capacity = buf.len();
@@ -120,7 +142,9 @@ fn scan_with_buffer<R: Read, S: Sink>(
             Step::Progress => continue,
             Step::Stopped => return Ok(core.lines.line()),
             Step::Exhausted if eof => {
-                core.lines.advance(&win, offset + end);
+                if end_line == EndLine::Needed {
+                    core.lines.advance(&win, offset + end);
+                }
                 return Ok(core.lines.line());
             }
             Step::Exhausted => false,
