@@ -11,33 +11,8 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use std::fs;
-use std::path::Path;
-
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use uriscan::Scanner;
-
-/// Every folder of the corpus that is a group, as a path under it; `""`
-/// is all of the corpus.
-const FOLDERS: [&str; 8] = [
-    "rfc",
-    "logs",
-    "mail",
-    "mail/blinux-list",
-    "mail/usrp-users",
-    "mail/linux-uvc-devel",
-    "mail/spamassassin",
-    "",
-];
-
-/// Every file under `dir`, concatenated (sorted, so runs compare).
-fn concat(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for file in common::files_under(dir) {
-        bytes.extend_from_slice(&fs::read(file).unwrap());
-    }
-    bytes
-}
 
 fn bench(c: &mut Criterion) {
     let Some(dir) = common::shared("corpus") else {
@@ -46,8 +21,8 @@ fn bench(c: &mut Criterion) {
     let scanner = Scanner::new();
     let unlined = Scanner::builder().line_numbers(false).build();
     let linkify = linkify::LinkFinder::new();
-    for folder in FOLDERS {
-        let bytes = concat(&dir.join(folder));
+    for folder in common::CORPUS_FOLDERS {
+        let bytes = common::concatenated(&dir.join(folder));
         let text = String::from_utf8_lossy(&bytes).into_owned();
         let name = if folder.is_empty() { "all" } else { folder };
         let mut group = c.benchmark_group(format!("scan/{name}"));

@@ -21,32 +21,8 @@
 #[path = "../tests/common/mod.rs"]
 mod common;
 
-use std::fs;
-use std::path::Path;
-
 use aho_corasick::{packed, AhoCorasick, AhoCorasickKind, MatchKind};
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-
-/// The folders of `benches/scan.rs`; `""` is all of the corpus.
-const FOLDERS: [&str; 8] = [
-    "rfc",
-    "logs",
-    "mail",
-    "mail/blinux-list",
-    "mail/usrp-users",
-    "mail/linux-uvc-devel",
-    "mail/spamassassin",
-    "",
-];
-
-/// Every file under `dir`, concatenated (sorted, so runs compare).
-fn concat(dir: &Path) -> Vec<u8> {
-    let mut bytes = Vec::new();
-    for file in common::files_under(dir) {
-        bytes.extend_from_slice(&fs::read(file).unwrap());
-    }
-    bytes
-}
 
 /// The known schemes, read from the scanner's own list.
 fn known_schemes() -> Vec<String> {
@@ -163,8 +139,8 @@ fn bench(c: &mut Criterion) {
         s
     });
     let teddy_url = teddy(url_spellings);
-    for folder in FOLDERS {
-        let hay = concat(&dir.join(folder));
+    for folder in common::CORPUS_FOLDERS {
+        let hay = common::concatenated(&dir.join(folder));
         let name = if folder.is_empty() { "all" } else { folder };
         let mut group = c.benchmark_group(format!("triggers/{name}"));
         group.throughput(Throughput::Bytes(hay.len() as u64));

@@ -8,7 +8,6 @@ mod common;
 #[path = "../examples/hostile/gen.rs"]
 mod gen;
 
-use std::fs;
 use std::io::{self, Read};
 
 use proptest::prelude::*;
@@ -88,10 +87,7 @@ fn the_corpus_concatenated_gives_the_whole_at_every_chunk_size() {
     let Some(dir) = common::shared("corpus") else {
         return;
     };
-    let mut text = Vec::new();
-    for file in common::files_under(&dir) {
-        text.extend(fs::read(&file).unwrap());
-    }
+    let text = common::concatenated(&dir);
     for scanner in [
         Scanner::new(),
         Scanner::builder()
@@ -104,20 +100,7 @@ fn the_corpus_concatenated_gives_the_whole_at_every_chunk_size() {
         for size in [4 << 10, 61 << 10, 1 << 20, 7 << 20] {
             let (found, chunks) = chunked(&scanner, &text, size);
             assert!(chunks > text.len() / size / 2, "{chunks} chunks of {size}");
-            if found != whole {
-                let i = found
-                    .iter()
-                    .zip(&whole)
-                    .position(|(a, b)| a != b)
-                    .unwrap_or(found.len().min(whole.len()));
-                panic!(
-                    "chunks of {size} bytes differ from the whole at URI {i}: {:?} against {:?} ({} and {} URIs)",
-                    found.get(i),
-                    whole.get(i),
-                    found.len(),
-                    whole.len()
-                );
-            }
+            common::assert_same_as_whole(&found, &whole, &format!("chunks of {size} bytes"));
         }
     }
 }
@@ -167,26 +150,7 @@ fn adversarial_shapes_cut_anywhere_give_the_whole() {
 
 /// Lines of text with URIs, brackets, quotes, prefixes, page breaks.
 fn text() -> impl Strategy<Value = Vec<u8>> {
-    let token = prop::sample::select(vec![
-        &b"http://example.org/a"[..],
-        b"mailto:a@b.c",
-        b"<",
-        b">",
-        b"> ",
-        b"\"",
-        b"(",
-        b")",
-        b" ",
-        b"\n",
-        b"\r\n",
-        b"\n\n",
-        b"\n\n\nFooter [Page 1]\n\x0cRFC Header\n",
-        b"-\n",
-        b".",
-        b"word",
-        b"URL:",
-    ]);
-    prop::collection::vec(token, 0..120).prop_map(|ts| ts.concat())
+    common::text_of_tokens(&[])
 }
 
 proptest! {

@@ -118,33 +118,12 @@ fn whole(scanner: &Scanner, text: &[u8], mode: Mode) -> Vec<Record> {
     out
 }
 
-/// Asserts that `found` equals `whole`, naming the first difference.
-fn assert_same(found: &[Record], whole: &[Record], what: &str) {
-    if found != whole {
-        let i = found
-            .iter()
-            .zip(whole)
-            .position(|(a, b)| a != b)
-            .unwrap_or(found.len().min(whole.len()));
-        panic!(
-            "{what}: differs from the whole at URI {i}: {:?} against {:?} ({} and {} URIs)",
-            found.get(i),
-            whole.get(i),
-            found.len(),
-            whole.len()
-        );
-    }
-}
-
 #[test]
 fn the_corpus_concatenated_gives_the_whole_at_every_segment_size() {
     let Some(dir) = common::shared("corpus") else {
         return;
     };
-    let mut text = Vec::new();
-    for file in common::files_under(&dir) {
-        text.extend(fs::read(&file).unwrap());
-    }
+    let text = common::concatenated(&dir);
     for scanner in [
         Scanner::new(),
         Scanner::builder()
@@ -165,7 +144,7 @@ fn the_corpus_concatenated_gives_the_whole_at_every_segment_size() {
                 n as u64 > text.len() as u64 / size / 2,
                 "{n} segments of {size}"
             );
-            assert_same(&found, &whole, &format!("segments of {size} bytes"));
+            common::assert_same_as_whole(&found, &whole, &format!("segments of {size} bytes"));
         }
     }
 }
@@ -187,7 +166,7 @@ fn mail_archives_cut_at_messages_give_the_whole() {
         for size in [16 << 10, 100_000] {
             let (found, n) = segmented(&scanner, &text, size, usize::MAX, Mode::Mail);
             segments += n;
-            assert_same(&found, &whole, &format!("{} at {size}", file.display()));
+            common::assert_same_as_whole(&found, &whole, &format!("{} at {size}", file.display()));
         }
     }
     assert!(mboxes > 10, "{mboxes} mbox files");
@@ -215,7 +194,7 @@ fn segments_start_at_line_breaks_and_messages() {
         }
     }
     let (found, _) = segmented(&Scanner::new(), mbox.as_bytes(), 500, 7, Mode::Mail);
-    assert_same(
+    common::assert_same_as_whole(
         &found,
         &whole(&Scanner::new(), mbox.as_bytes(), Mode::Mail),
         "mbox",
@@ -234,7 +213,7 @@ fn text_without_a_safe_cut_is_one_segment() {
         Mode::Text,
     );
     assert_eq!(n, 1);
-    assert_same(
+    common::assert_same_as_whole(
         &found,
         &whole(&Scanner::new(), text.as_bytes(), Mode::Text),
         "one line",
@@ -243,7 +222,7 @@ fn text_without_a_safe_cut_is_one_segment() {
     let text = format!("{}\n\n", "http://a.org/ ".repeat(500)).repeat(20);
     let (found, n) = segmented(&Scanner::new(), text.as_bytes(), 1000, 333, Mode::Text);
     assert!(n > 1 && n < 20, "{n} segments");
-    assert_same(
+    common::assert_same_as_whole(
         &found,
         &whole(&Scanner::new(), text.as_bytes(), Mode::Text),
         "long lines",
@@ -259,7 +238,7 @@ fn adversarial_shapes_cut_anywhere_give_the_whole() {
         let whole = whole(&scanner, &text, Mode::Text);
         for size in [1, 97, 4096] {
             let (found, _) = segmented(&scanner, &text, size, 1000, Mode::Text);
-            assert_same(&found, &whole, &format!("{} at {size}", case.name));
+            common::assert_same_as_whole(&found, &whole, &format!("{} at {size}", case.name));
         }
     }
 }
@@ -267,30 +246,12 @@ fn adversarial_shapes_cut_anywhere_give_the_whole() {
 /// Lines of text with URIs, brackets, quotes, prefixes, page breaks and
 /// mbox separators.
 fn text() -> impl Strategy<Value = Vec<u8>> {
-    let token = prop::sample::select(vec![
-        &b"http://example.org/a"[..],
-        b"mailto:a@b.c",
-        b"<",
-        b">",
-        b"> ",
-        b"\"",
-        b"(",
-        b")",
-        b" ",
-        b"\n",
-        b"\r\n",
-        b"\n\n",
-        b"\n\n\nFooter [Page 1]\n\x0cRFC Header\n",
-        b"-\n",
-        b".",
-        b"word",
-        b"URL:",
+    common::text_of_tokens(&[
         b"\n\nFrom a@b Mon Jan  1 00:00:00 2024\n",
         b"\nFrom here\n",
         b"\n\r\nFrom ",
         b"Subject: x\n\n",
-    ]);
-    prop::collection::vec(token, 0..120).prop_map(|ts| ts.concat())
+    ])
 }
 
 proptest! {

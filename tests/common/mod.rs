@@ -147,6 +147,78 @@ pub fn files_under(dir: &std::path::Path) -> Vec<PathBuf> {
     files
 }
 
+/// Every file under `dir`, concatenated in sorted order (so runs compare).
+pub fn concatenated(dir: &Path) -> Vec<u8> {
+    let mut bytes = Vec::new();
+    for file in files_under(dir) {
+        bytes.extend_from_slice(&std::fs::read(file).unwrap());
+    }
+    bytes
+}
+
+/// The folders of the shared corpus that the benches measure apart, as
+/// paths under it; `""` is all of it.
+pub const CORPUS_FOLDERS: [&str; 8] = [
+    "rfc",
+    "logs",
+    "mail",
+    "mail/blinux-list",
+    "mail/usrp-users",
+    "mail/linux-uvc-devel",
+    "mail/spamassassin",
+    "",
+];
+
+/// Asserts that `found`, what the scan of an input in pieces gave, equals
+/// `whole`, what one scan gave, naming the first difference (on the corpus
+/// the lists hold 100,000 URIs: a plain `assert_eq!` prints them all).
+pub fn assert_same_as_whole<T: PartialEq + std::fmt::Debug>(found: &[T], whole: &[T], what: &str) {
+    if found != whole {
+        let i = found
+            .iter()
+            .zip(whole)
+            .position(|(a, b)| a != b)
+            .unwrap_or(found.len().min(whole.len()));
+        panic!(
+            "{what}: differs from the whole at URI {i}: {:?} against {:?} ({} and {} URIs)",
+            found.get(i),
+            whole.get(i),
+            found.len(),
+            whole.len()
+        );
+    }
+}
+
+/// Lines of text made of URIs, brackets, quotes, prefixes and page
+/// breaks, and of the `extra` tokens: what cutting an input into pieces
+/// has to get right.
+pub fn text_of_tokens(
+    extra: &[&'static [u8]],
+) -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    let mut tokens: Vec<&'static [u8]> = vec![
+        b"http://example.org/a",
+        b"mailto:a@b.c",
+        b"<",
+        b">",
+        b"> ",
+        b"\"",
+        b"(",
+        b")",
+        b" ",
+        b"\n",
+        b"\r\n",
+        b"\n\n",
+        b"\n\n\nFooter [Page 1]\n\x0cRFC Header\n",
+        b"-\n",
+        b".",
+        b"word",
+        b"URL:",
+    ];
+    tokens.extend_from_slice(extra);
+    prop::collection::vec(prop::sample::select(tokens), 0..120).prop_map(|ts| ts.concat())
+}
+
 // ------------------------------------------------------- the binary, run
 
 /// No run of the binary in a test should take this long; one that does is
