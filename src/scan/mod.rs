@@ -112,6 +112,7 @@
 mod candidate;
 mod chars;
 mod chunks;
+mod colons;
 mod core;
 mod cut;
 mod run;
