@@ -752,7 +752,8 @@ fn unlined(f: &Found<'_>) -> Unlined {
     )
 }
 
-/// Without line numbers, every way of scanning reports the same URIs,
+/// Without line numbers, every way of scanning (`find_iter`, reads of any
+/// size, `scan_slice`, chunks, segments, mail) reports the same URIs,
 /// spans and columns, each on line 0; and the text's segments count no
 /// line breaks. Over the scan and mail fixtures (real text: logs, mail,
 /// RFCs, uri(7) in three languages), as text and as mail.
@@ -811,6 +812,29 @@ fn without_line_numbers_only_the_lines_change() {
                 }
             }
             assert_eq!(segmented, want, "segments, {}", file.display());
+            let mut sliced = Vec::new();
+            plain
+                .scan_slice(&text, |f: &Found<'_>| {
+                    assert_eq!(f.line(), 0);
+                    sliced.push(unlined(f));
+                    Ok(true)
+                })
+                .unwrap();
+            assert_eq!(sliced, want, "scan_slice, {}", file.display());
+            let mut chunked = Vec::new();
+            let mut chunks = uriscan::Chunks::new(&text[..]).chunk_size(97);
+            let mut sink = |f: &Found<'_>| {
+                assert_eq!(f.line(), 0);
+                chunked.push(unlined(f));
+                Ok(true)
+            };
+            for chunk in chunks.by_ref() {
+                chunk.unwrap().scan(&plain, &mut sink).unwrap();
+            }
+            if let Some(rest) = chunks.into_rest() {
+                rest.scan(&plain, &mut sink).unwrap();
+            }
+            assert_eq!(chunked, want, "chunks, {}", file.display());
             let mail = |scanner: &Scanner| {
                 let mut out = Vec::new();
                 uriscan::mail::scan_mail(scanner, &text[..], |f: &Found<'_>| {
