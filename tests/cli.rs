@@ -95,6 +95,49 @@ fn json_lines() {
     assert!(row["path"].is_null());
 }
 
+/// `--json` writes its objects by hand: each line is exactly what
+/// serde_json makes of the same object (keys sorted, same escapes), over
+/// every kind of record the fixtures give (text, mail with message ids and
+/// parts, documents with relative links, IRIs, invalid candidates).
+#[test]
+fn json_lines_are_what_serde_json_writes() {
+    let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+    let d = Dir::new();
+    // A name and a candidate to escape, and an invalid candidate.
+    let name = if cfg!(unix) {
+        "q\"uote\\d\t.txt"
+    } else {
+        "invalid.txt"
+    };
+    d.create(
+        name,
+        "bad http://example.com:8a/ good <http://a.org/\"q\">\n",
+    );
+    let o = d
+        .command()
+        .args(["--json", "--invalid", "--iri", "uri", "-j1", "."])
+        .arg(&fixtures)
+        .run();
+    let out = stdout(&o);
+    let mut keys = std::collections::BTreeSet::new();
+    for line in out.lines() {
+        let value: serde_json::Value = serde_json::from_str(line).unwrap();
+        keys.extend(value.as_object().unwrap().keys().cloned());
+        assert_eq!(serde_json::to_string(&value).unwrap(), line);
+    }
+    for key in [
+        "error",
+        "iri",
+        "message_id",
+        "part",
+        "in_code",
+        "relative",
+        "resolved",
+    ] {
+        assert!(keys.contains(key), "no record has {key:?}: {keys:?}");
+    }
+}
+
 #[test]
 fn invalid_candidates_on_request() {
     let d = Dir::new();
