@@ -194,10 +194,16 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
             }
         }
         // The run of bytes that agree, up to the next `&` (one here, which
-        // is no reference, agrees as any byte does).
+        // is no reference, agrees as any byte does). The `&` is looked for
+        // only in the bytes that agree: looking past them, to the end of
+        // the source, made every replaced byte (each CR LF of CRLF text) a
+        // search to the end, quadratic.
         let most = (source.len() - i).min(decoded.len() - j);
-        let most = memchr::memchr(b'&', &source[i + 1..i + most]).map_or(most, |p| p + 1);
-        let run = common_prefix(&source[i..i + most], &decoded[j..j + most]);
+        let agree = common_prefix(&source[i..i + most], &decoded[j..j + most]);
+        crate::work::examined(agree + 1);
+        let searched = source.get(i + 1..i + agree).unwrap_or_default();
+        crate::work::examined(searched.len());
+        let run = memchr::memchr(b'&', searched).map_or(agree, |p| p + 1);
         if run > 0 {
             piece(Piece::Copied {
                 out: j..j + run,
@@ -338,6 +344,30 @@ mod tests {
         assert_eq!(r.text, decoded.as_bytes());
         let s = r.map.span(Span::new(range.start, range.end));
         source[s.start..s.end].to_string()
+    }
+
+    /// The alignment looks at each byte a bounded number of times, however
+    /// many bytes the decoding replaced: CRLF text (every line end a
+    /// replaced byte) with few references used to cost a search to the end
+    /// of the source per line.
+    #[test]
+    fn alignment_is_linear_in_replaced_bytes() {
+        for lines in [100, 10_000] {
+            let line = "see http://a.org/x and more words on the line\r\n";
+            let source = format!("{}&amp;{}", line.repeat(lines), line.repeat(lines));
+            let decoded = source.replace("\r\n", "\n").replace("&amp;", "&");
+            crate::work::take();
+            let mut r = Reading::default();
+            r.aligned(decoded.as_bytes(), source.as_bytes(), 0);
+            let per_byte = crate::work::take() as f64 / source.len() as f64;
+            assert!(
+                per_byte < 3.0,
+                "{lines} lines: {per_byte} bytes examined per byte"
+            );
+            assert_eq!(placed(&decoded, &source, 4..12), "http://a");
+            let amp = decoded.find('&').unwrap();
+            assert_eq!(placed(&decoded, &source, amp..amp + 4), "&amp;see");
+        }
     }
 
     #[test]
