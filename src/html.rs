@@ -144,10 +144,7 @@ impl Reader<'_> {
     /// Reads the run of text `text.text[start..]`.
     #[inline(never)]
     fn read_run(&mut self, start: usize) {
-        if self.raw_text {
-            self.text.text.truncate(start);
-            return;
-        }
+        debug_assert!(!self.raw_text, "script and style text makes no run");
         let span = self.span(self.token.run_start, self.token.run_end);
         let source = &self.html[span.start..span.end.max(span.start)];
         self.text
@@ -243,7 +240,10 @@ impl Emitter for &mut Reader<'_> {
 
     fn emit_string(&mut self, s: &[u8]) {
         self.token.run_end = self.token.position;
-        if !s.is_empty() {
+        // Script and style text is no text of the page: not even copied
+        // (a run that `<script>` or `<style>` ends is read before, by
+        // `open_start_tag`).
+        if !s.is_empty() && !self.raw_text {
             self.token.run.get_or_insert(self.text.text.len());
             self.text.text.extend_from_slice(s);
         }
