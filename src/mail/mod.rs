@@ -152,11 +152,20 @@ pub fn scan_mail<R: Read, S: Sink>(scanner: &Scanner, rdr: R, sink: S) -> std::i
 /// A read error, or the first error `sink` returns.
 pub fn scan_messages<R: Read, S: Sink>(
     scanner: &Scanner,
-    messages: Messages<R>,
+    mut messages: Messages<R>,
     mut sink: S,
 ) -> std::io::Result<()> {
+    scan_each(scanner, &mut messages, &mut sink)
+}
+
+/// Scans the messages of `messages` in turn, until the sink stops.
+fn scan_each<R: Read, S: Sink>(
+    scanner: &Scanner,
+    messages: &mut Messages<R>,
+    sink: &mut S,
+) -> std::io::Result<()> {
     for message in messages {
-        if !message?.scan_into(scanner, &mut sink)? {
+        if !message?.scan_into(scanner, sink)? {
             break;
         }
     }
@@ -181,11 +190,7 @@ pub fn scan_segment<R: ReadAt + ?Sized, S: Sink>(
 ) -> std::io::Result<SegmentEnd> {
     let start = to_usize(segment.start())?;
     let mut messages = Messages::starting_at(segment, start);
-    for message in messages.by_ref() {
-        if !message?.scan_into(scanner, &mut sink)? {
-            break;
-        }
-    }
+    scan_each(scanner, &mut messages, &mut sink)?;
     Ok(SegmentEnd {
         bytes: messages.reader().bytes_read(),
         lines: messages.line() - 1,
