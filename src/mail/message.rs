@@ -165,7 +165,7 @@ impl Message {
         scanner: &Scanner,
         sink: &mut S,
     ) -> io::Result<bool> {
-        let mut lines = Lines::start(self);
+        let mut lines = Lines::start(self, scanner.counts_lines());
         let mut outcome = Ok(true);
         // A field without a `:` is not scanned (see `Part::scan_into`).
         self.each_part(false, &mut |part| {
@@ -224,35 +224,40 @@ impl Message {
 ///
 /// # Invariants
 ///
-/// `line` is the line of the input of `bytes[at]`, and `line_start` the
-/// offset in `bytes` where that line starts.
+/// `line` is the line of the input of `bytes[at]` (0 when lines are not
+/// counted: see [`ScannerBuilder::line_numbers`](crate::ScannerBuilder::line_numbers)),
+/// and `line_start` the offset in `bytes` where that line starts.
 #[derive(Clone, Copy, Debug)]
 struct Lines {
     at: usize,
     line: u64,
     line_start: usize,
+    count: bool,
 }
 
 impl Lines {
-    fn start(message: &Message) -> Lines {
+    fn start(message: &Message, count: bool) -> Lines {
         let line = match message.reading {
-            Reading::Mail { first_line, .. } => first_line,
-            Reading::Raw { .. } => 0,
+            Reading::Mail { first_line, .. } if count => first_line,
+            _ => 0,
         };
         Lines {
             at: 0,
             line,
             line_start: 0,
+            count,
         }
     }
 
-    /// The line and byte column in the input of `message.bytes[at]`.
+    /// The line (0 when not counted) and byte column in the input of
+    /// `message.bytes[at]`.
     fn position(&mut self, message: &Message, at: usize) -> (u64, u64) {
         if at < self.at {
             // HTML gives its attributes' links before its text's: count
-            // back from here, or on from the start when that is nearer.
-            if at < self.at - at {
-                *self = Lines::start(message);
+            // back from here, or on from the start when that is nearer (or
+            // when no lines are counted: only the line's start is wanted).
+            if !self.count || at < self.at - at {
+                *self = Lines::start(message, self.count);
             } else {
                 let between = &message.bytes[at..self.at];
                 let breaks = memchr::memchr_iter(b'\n', between).count();
@@ -265,7 +270,9 @@ impl Lines {
             }
         }
         let between = &message.bytes[self.at..at];
-        self.line += memchr::memchr_iter(b'\n', between).count() as u64;
+        if self.count {
+            self.line += memchr::memchr_iter(b'\n', between).count() as u64;
+        }
         if let Some(nl) = memchr::memrchr(b'\n', between) {
             self.line_start = self.at + nl + 1;
         }
@@ -341,7 +348,11 @@ impl<'m> Part<'m> {
     ///
     /// The first error `sink` returns.
     pub fn scan<S: Sink>(&self, scanner: &Scanner, mut sink: S) -> io::Result<bool> {
-        self.scan_into(scanner, &mut sink, &mut Lines::start(self.message))
+        self.scan_into(
+            scanner,
+            &mut sink,
+            &mut Lines::start(self.message, scanner.counts_lines()),
+        )
     }
 
     /// [`Part::scan`], into a sink the caller keeps, counting lines with
@@ -363,7 +374,6 @@ impl<'m> Part<'m> {
             label: None,
             sink,
             lines,
-            line_numbers: scanner.counts_lines(),
         };
         if let Reading::Raw {
             from,
@@ -407,8 +417,6 @@ struct Placed<'p, 'm, S: ?Sized> {
     label: Option<Cow<'p, str>>,
     sink: &'p mut S,
     lines: &'p mut Lines,
-    /// False when the scanner counts no lines: every line is then 0.
-    line_numbers: bool,
 }
 
 impl<S: Sink + ?Sized> Placed<'_, '_, S> {
@@ -432,7 +440,7 @@ impl<S: Sink + ?Sized> Sink for Placed<'_, '_, S> {
         let (line, column) = if self.part.message.is_raw() {
             (found.line(), found.column())
         } else {
-            (if self.line_numbers { line } else { 0 }, column)
+            (line, column)
         };
         let part = self.label.get_or_insert_with(|| self.part.label.text());
         let in_message = InMessage {
