@@ -260,7 +260,7 @@ impl Lines {
                 *self = Lines::start(message, self.count);
             } else {
                 let between = &message.bytes[at..self.at];
-                let breaks = memchr::memchr_iter(b'\n', between).count();
+                let breaks = bytecount::count(between, b'\n');
                 if breaks > 0 {
                     self.line -= breaks as u64;
                     self.line_start =
@@ -271,7 +271,7 @@ impl Lines {
         }
         let between = &message.bytes[self.at..at];
         if self.count {
-            self.line += memchr::memchr_iter(b'\n', between).count() as u64;
+            self.line += bytecount::count(between, b'\n') as u64;
         }
         if let Some(nl) = memchr::memrchr(b'\n', between) {
             self.line_start = self.at + nl + 1;
