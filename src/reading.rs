@@ -272,6 +272,22 @@ fn char_len(s: &[u8], at: usize) -> usize {
     len.min(s.len() - at)
 }
 
+/// Whether the source bytes `src` read as the start of `out`, a CR LF
+/// or CR read as LF (the text after a reference at a line's end, in CRLF
+/// text: `&nbsp;\r\n` is `\u{a0}\n`).
+fn reads_as(src: &[u8], out: &[u8]) -> bool {
+    let (mut i, mut j) = (0, 0);
+    while i < src.len() {
+        match (src[i], out.get(j)) {
+            (a, Some(&b)) if a == b => i += 1,
+            (b'\r', Some(b'\n')) => i += if src.get(i + 1) == Some(&b'\n') { 2 } else { 1 },
+            _ => return false,
+        }
+        j += 1;
+    }
+    true
+}
+
 /// If the character reference starting at `source[i] == b'&'` was
 /// decoded into `decoded[j..]`: how many source bytes it spans and how
 /// many decoded bytes it became: the reading that decodes to the fewest
@@ -323,7 +339,7 @@ fn reference_at(
                     || depth >= 4
                     || reference_at(source, i + src_len, decoded, j + out_len, depth + 1).is_some()
             } else {
-                rest_out.len() >= n && rest_out[..n] == rest_src[..n]
+                reads_as(&rest_src[..n], rest_out)
             };
             if agree {
                 return Some((src_len, out_len));
@@ -390,6 +406,21 @@ mod tests {
             placed("serde_json x", "serde\\_json x", 0..10),
             "serde\\_json"
         );
+    }
+
+    /// A reference shortly before a CR LF (`&nbsp;` at a line's end in
+    /// CRLF mail) used to be read as a literal `&`, and what followed was
+    /// placed a few bytes off, up to the next `&`.
+    #[test]
+    fn a_reference_before_a_crlf_line_end_is_placed() {
+        let source = "a&nbsp;\r\nsee http://x.org/ &amp;b\r\r\nc";
+        let decoded = "a\u{a0}\nsee http://x.org/ &b\n\nc";
+        assert_eq!(placed(decoded, source, 1..3), "&nbsp;");
+        let uri = decoded.find("http").unwrap();
+        assert_eq!(placed(decoded, source, uri..uri + 13), "http://x.org/");
+        let amp = decoded.find('&').unwrap();
+        assert_eq!(placed(decoded, source, amp..amp + 4), "&amp;b\r\r\n");
+        assert_eq!(placed("e&\n", "e&amp\r\n", 1..3), "&amp\r\n");
     }
 
     #[test]

@@ -9,28 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-/// Returns `../shared/<sub>` beside the project root, when it exists.
-///
-/// A user's fresh clone has no `../shared/`: then this prints a notice and
-/// returns `None`, so the test skips. `.ci/run` sets `URISCAN_REQUIRE_SHARED`,
-/// which turns the absence into a failure.
-pub fn shared(sub: &str) -> Option<PathBuf> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("..")
-        .join("shared")
-        .join(sub);
-    if dir.exists() {
-        return Some(dir);
-    }
-    if std::env::var_os("URISCAN_REQUIRE_SHARED").is_some() {
-        panic!(
-            "{} is missing and URISCAN_REQUIRE_SHARED is set",
-            dir.display()
-        );
-    }
-    eprintln!("note: skipping, {} is absent", dir.display());
-    None
-}
+mod shared;
+// Not every test crate that includes `common` reads the shared corpus.
+#[allow(unused_imports)]
+pub use shared::shared;
 
 /// Everything `scan_reader` finds in `text` with reads of `read_size`
 /// bytes, owned, for comparisons with the slice iterator.
