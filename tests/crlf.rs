@@ -9,19 +9,7 @@ mod common;
 
 use std::path::PathBuf;
 
-use common::{files_under, shared, Dir};
-
-/// `text` with every LF made CR LF.
-fn crlf(text: &[u8]) -> Vec<u8> {
-    let mut out = Vec::with_capacity(text.len() * 2);
-    for &b in text {
-        if b == b'\n' {
-            out.push(b'\r');
-        }
-        out.push(b);
-    }
-    out
-}
+use common::{crlf, files_under, shared, Dir};
 
 /// What `--json` says of each URI found under `dir/sub`: the file's name,
 /// the URI, its line and column, its start and end offsets.

@@ -9,10 +9,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-mod shared;
-// Not every test crate that includes `common` reads the shared corpus.
+mod standalone;
+// Not every test crate that includes `common` uses them.
 #[allow(unused_imports)]
-pub use shared::shared;
+pub use standalone::{crlf, shared};
 
 /// Everything `scan_reader` finds in `text` with reads of `read_size`
 /// bytes, owned, for comparisons with the slice iterator.

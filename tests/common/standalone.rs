@@ -1,7 +1,6 @@
-//! Where the shared corpora and test vectors are: `../shared/` beside the
-//! project root. A file of its own, so that the crate's unit tests can
-//! include it too (`#[path]`): they cannot use the rest of `common`, which
-//! names the crate as `uriscan`.
+//! The helpers of `common` that do not name the crate: in a file of their
+//! own, so that the crate's unit tests can include them too (`#[path]`);
+//! the rest of `common` names the crate as `uriscan`, which they cannot.
 
 use std::path::PathBuf;
 
@@ -26,4 +25,16 @@ pub fn shared(sub: &str) -> Option<PathBuf> {
     }
     eprintln!("note: skipping, {} is absent", dir.display());
     None
+}
+
+/// `text` with every LF made CR LF, as mail travels and Windows writes.
+pub fn crlf(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() * 2);
+    for &b in text {
+        if b == b'\n' {
+            out.push(b'\r');
+        }
+        out.push(b);
+    }
+    out
 }
