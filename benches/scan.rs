@@ -5,6 +5,10 @@
 //! default) and without (`line_numbers(false)`: what linkify gives, spans
 //! without lines).
 //!
+//! On a shared machine the drift between one contender's seconds and the
+//! next's lands in their ratio: `benches/scan_rounds.rs` times them in
+//! alternating rounds instead.
+//!
 //! Run: `cargo bench --bench scan` (needs `../shared/corpus/`); one group:
 //! `cargo bench --bench scan -- scan/mail/`.
 
