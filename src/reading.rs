@@ -213,24 +213,10 @@ fn align(decoded: &[u8], source: &[u8], mut piece: impl FnMut(Piece)) {
             j += run;
             continue;
         }
-        // A backslash escape (Markdown's `\_`): the byte stands for both.
-        if source[i] == b'\\' && source.get(i + 1) == Some(&decoded[j]) {
-            piece(Piece::Decoded {
-                out: j..j + 1,
-                from: i,
-                len: 2,
-            });
-            i += 2;
-            j += 1;
-            continue;
-        }
-        // A replaced byte: CR LF or CR read as LF, NUL as U+FFFD.
-        let src_len = if source[i..].starts_with(b"\r\n") && decoded[j] == b'\n' {
-            2
-        } else {
-            1
-        };
-        let out_len = char_len(decoded, j);
+        // A replaced byte: one the decoder is known to replace, or else
+        // any byte, standing for one character.
+        let (src_len, out_len) =
+            replacement(source, i, decoded, j).unwrap_or((1, char_len(decoded, j)));
         piece(Piece::Decoded {
             out: j..j + out_len,
             from: i,
@@ -272,18 +258,38 @@ fn char_len(s: &[u8], at: usize) -> usize {
     len.min(s.len() - at)
 }
 
-/// Whether the source bytes `src` read as the start of `out`, a CR LF
-/// or CR read as LF (the text after a reference at a line's end, in CRLF
-/// text: `&nbsp;\r\n` is `\u{a0}\n`).
+/// The replacement a decoder is known to make at `source[i]`, if
+/// `decoded[j..]` starts with it: how many source bytes it takes and how
+/// many decoded bytes it gives. A backslash escape (Markdown's `\_`)
+/// stands for the byte it escapes, CR LF or CR is read as LF, NUL as
+/// U+FFFD.
+fn replacement(source: &[u8], i: usize, decoded: &[u8], j: usize) -> Option<(usize, usize)> {
+    let out = &decoded[j..];
+    match (source[i], out.first()?) {
+        (b'\\', &b) if source.get(i + 1) == Some(&b) => Some((2, 1)),
+        (b'\r', b'\n') => Some((1 + usize::from(source.get(i + 1) == Some(&b'\n')), 1)),
+        (0, _) if out.starts_with("\u{fffd}".as_bytes()) => Some((1, 3)),
+        _ => None,
+    }
+}
+
+/// Whether the source bytes `src` read as the start of `out`: byte for
+/// byte, or through the [`replacement`]s (the text after a reference at a
+/// line's end, in CRLF text: `&nbsp;\r\n` is `\u{a0}\n`). A replacement
+/// cut off by the end of `src` (a CR whose LF is past it) counts as read.
 fn reads_as(src: &[u8], out: &[u8]) -> bool {
     let (mut i, mut j) = (0, 0);
     while i < src.len() {
-        match (src[i], out.get(j)) {
-            (a, Some(&b)) if a == b => i += 1,
-            (b'\r', Some(b'\n')) => i += if src.get(i + 1) == Some(&b'\n') { 2 } else { 1 },
-            _ => return false,
-        }
-        j += 1;
+        let (src_len, out_len) = match out.get(j) {
+            Some(&b) if b == src[i] => (1, 1),
+            Some(_) => match replacement(src, i, out, j) {
+                Some(step) => step,
+                None => return false,
+            },
+            None => return false,
+        };
+        i += src_len;
+        j += out_len;
     }
     true
 }
@@ -421,6 +427,17 @@ mod tests {
         let amp = decoded.find('&').unwrap();
         assert_eq!(placed(decoded, source, amp..amp + 4), "&amp;b\r\r\n");
         assert_eq!(placed("e&\n", "e&amp\r\n", 1..3), "&amp\r\n");
+    }
+
+    /// The text after a reference agrees through every replacement the
+    /// alignment knows, not only CR LF: a NUL read as U+FFFD, a backslash
+    /// escape.
+    #[test]
+    fn a_reference_before_any_replaced_byte_is_placed() {
+        assert_eq!(placed("a\u{a0}\u{fffd}b", "a&nbsp;\0b", 1..3), "&nbsp;");
+        assert_eq!(placed("a\u{a0}\u{fffd}b", "a&nbsp;\0b", 6..7), "b");
+        assert_eq!(placed("x&_y", "x&amp;\\_y", 1..2), "&amp;");
+        assert_eq!(placed("x&_y", "x&amp;\\_y", 2..4), "\\_y");
     }
 
     #[test]
