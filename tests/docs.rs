@@ -160,3 +160,32 @@ fn man_pages_are_read_with_roff_escapes_undone() {
         "http://x.example/a\nhttp://ftp.de.debian.org/debian-ports/\nftp://ftp.gnu.org/gnu/\n"
     );
 }
+
+/// Found on /usr/share/man: 487 pages there are named by a section digit
+/// and letters (`Git.3pm`, `CA.pl.1ssl`, `rpc_gss_seccreate.3t`), beyond
+/// ripgrep's `man` globs, and were read as plain text: `\*(Aqhttp://…`
+/// gave `Aqhttp://…`, and `\-` ended URIs (`https://www.rfc`).
+#[test]
+fn man_pages_named_by_section_and_letters_are_read_as_man_pages() {
+    use std::io::Write;
+    let page = ".TH Git 3pm\n.SH EXAMPLES\nremote_repository (\\*(Aqhttp://git.or.cz/cogito.git/\\*(Aq);\nSee https://www.rfc\\-editor.org/rfc/rfc3161.html\n";
+    let d = Dir::new();
+    d.create("Git.3pm", page);
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    gz.write_all(page.as_bytes()).unwrap();
+    d.create_bytes("CA.pl.1ssl.gz", &gz.finish().unwrap());
+    let expected = "http://git.or.cz/cogito.git/\nhttps://www.rfc-editor.org/rfc/rfc3161.html\n";
+    for file in ["Git.3pm", "CA.pl.1ssl.gz"] {
+        assert_eq!(
+            d.command().args(["-z", "--no-filename", file]).stdout(),
+            expected,
+            "{file}"
+        );
+    }
+    // Not roff, though named like a page: plain text.
+    d.create("changes.1b", "a \\-b http://x.example/\\-y\n");
+    assert_eq!(
+        d.command().args(["--no-filename", "changes.1b"]).stdout(),
+        "http://x.example/\n"
+    );
+}

@@ -101,6 +101,12 @@ impl DocKind {
     /// `*.[0-9][cEFMmpSx]`), compared as they are, case and all; `None`
     /// for any other name.
     ///
+    /// Man pages are also named by a section digit and up to eight
+    /// letters (`*.3pm`, `*.1ssl`, `*.3perl`, `*.3type`: man-db reads any
+    /// suffix after the section's digit). ripgrep's `man` type leaves these
+    /// out; read as plain text, their roff escapes end up in what is found
+    /// (`\*(Aqhttp://cpan.org\*(Aq` gave `Aqhttp://cpan.org`).
+    ///
     /// A name is not enough to call a file a man page (`*.1` also names
     /// rotated logs): check its start with [`looks_like_roff`] too.
     ///
@@ -123,7 +129,11 @@ impl DocKind {
             [section] if section.is_ascii_digit() || b"lnpx".contains(section) => {
                 Some(DocKind::Man)
             }
-            [section, suffix] if section.is_ascii_digit() && b"cEFMmpSx".contains(suffix) => {
+            [section, suffix @ ..]
+                if section.is_ascii_digit()
+                    && (1..=8).contains(&suffix.len())
+                    && suffix.iter().all(u8::is_ascii_alphabetic) =>
+            {
                 Some(DocKind::Man)
             }
             _ => None,
@@ -538,8 +548,15 @@ mod tests {
         assert_eq!(kind("a.mkdn"), Some(DocKind::Markdown));
         assert_eq!(kind(".md"), Some(DocKind::Markdown));
         assert_eq!(kind("bash.1"), Some(DocKind::Man));
-        assert_eq!(kind("x.3pm"), None);
         assert_eq!(kind("x.3p"), Some(DocKind::Man));
+        // Beyond ripgrep's globs: a section digit and a few letters.
+        assert_eq!(kind("Git.3pm"), Some(DocKind::Man));
+        assert_eq!(kind("CA.pl.1ssl"), Some(DocKind::Man));
+        assert_eq!(kind("history.3readline"), Some(DocKind::Man));
+        assert_eq!(kind("x.3readlines"), None);
+        assert_eq!(kind("a.10"), None);
+        assert_eq!(kind("a.1y2"), None);
+        assert_eq!(kind("a.pm"), None);
         assert_eq!(kind("a.MD"), None);
         assert_eq!(kind("a.md.gz"), None);
         assert_eq!(kind("md"), None);

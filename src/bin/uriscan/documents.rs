@@ -96,7 +96,10 @@ mod tests {
     }
 
     /// The library's names for document kinds are ripgrep's types `html`,
-    /// `markdown` and `man`, which `--type-list` shows and `-t` selects.
+    /// `markdown` and `man`, which `--type-list` shows and `-t` selects,
+    /// but for man pages named by a section digit and letters (`*.3pm`),
+    /// which are read as man pages and which `-t man` leaves out, as
+    /// ripgrep's does.
     #[test]
     fn document_kinds_are_the_walks_file_types() {
         let mut types = TypesBuilder::new();
@@ -136,6 +139,17 @@ mod tests {
             let matched = types.matched(name, false);
             let by_type = matched.inner().and_then(|g| g.file_type_def());
             let kind = DocKind::from_file_name(std::ffi::OsStr::new(name));
+            if by_type.is_none() && kind == Some(DocKind::Man) {
+                // The one difference: a section digit and letters
+                // (`x.3pm`, `a.1y`) beyond ripgrep's `man` globs.
+                let suffix = name.rsplit('.').next().unwrap();
+                assert!(
+                    suffix.starts_with(|c: char| c.is_ascii_digit())
+                        && suffix[1..].chars().all(|c| c.is_ascii_alphabetic()),
+                    "{name}"
+                );
+                continue;
+            }
             assert_eq!(
                 by_type.map(|d| d.name().to_string()),
                 kind.map(|k| format!("{k:?}").to_lowercase()),
