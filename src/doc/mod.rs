@@ -57,7 +57,13 @@
 //!   changes are nothing, …).
 //! - **Links** must parse as URI references ([`UriRef`]); one that does
 //!   not (spaces, non-ASCII: an IRI) is left out. An empty one is left
-//!   out. A relative one is resolved against the base when there is one
+//!   out. An absolute one without `//` whose scheme the scanner does not
+//!   know is left out, as in the text (unless
+//!   [`ScannerBuilder::any_scheme`](crate::ScannerBuilder::any_scheme)):
+//!   *judgement call*, for the rustdoc paths that READMEs generated from
+//!   doc comments give as destinations (`[Vec]: alloc::vec::Vec`, which
+//!   parses as scheme `alloc`), which no browser or link checker can
+//!   follow. A relative one is resolved against the base when there is one
 //!   ([`Link::resolved`]). *Judgement call:* an absolute link is reported
 //!   as written, not normalized nor resolved (resolution would remove its
 //!   dot segments).
@@ -306,7 +312,7 @@ pub fn find_links(
         let Ok(reference) = UriRef::parse(&r.value) else {
             continue;
         };
-        if r.value.is_empty() {
+        if r.value.is_empty() || !scanner.takes_scheme_of(&reference) {
             continue;
         }
         let resolved = if reference.is_relative() {
@@ -469,6 +475,48 @@ mod tests {
                 ("https://t.example/".to_string(), 2, 18)
             ]
         );
+    }
+
+    /// Found in crate READMEs generated from doc comments: rustdoc's
+    /// intra-doc paths as destinations (`litemap`, `yoke`, `ciborium`).
+    #[test]
+    fn a_destination_with_an_unknown_scheme_and_no_slashes_is_no_link() {
+        let md = "Uses [`Vec`] and [`Cow`], [`get`](Yoke::get), [mail](mailto:a@x.example),\n\
+                  [urn](urn:isbn:0451450523), [odd](x-app://open) and [rel](a/b.md).\n\n\
+                  [`Vec`]: alloc::vec::Vec\n[`Cow`]: alloc::borrow::Cow\n";
+        let uris = |scanner: &Scanner| -> Vec<String> {
+            find_links(scanner, DocKind::Markdown, md.as_bytes(), None)
+                .into_links()
+                .into_iter()
+                .map(|l| l.uri().to_string())
+                .collect()
+        };
+        assert_eq!(
+            uris(&Scanner::new()),
+            [
+                "mailto:a@x.example",
+                "urn:isbn:0451450523",
+                "x-app://open",
+                "a/b.md"
+            ]
+        );
+        let any = Scanner::builder().any_scheme(true).build();
+        assert_eq!(
+            uris(&any),
+            [
+                "Yoke::get",
+                "mailto:a@x.example",
+                "urn:isbn:0451450523",
+                "x-app://open",
+                "a/b.md",
+                "alloc::vec::Vec",
+                "alloc::borrow::Cow"
+            ]
+        );
+        let html = "<a href=\"std::sync::Arc\">Arc</a> <a href=\"tel:+1-555-0100\">call</a>";
+        let found = find_links(&Scanner::new(), DocKind::Html, html.as_bytes(), None);
+        let uris: Vec<_> = found.links().iter().map(|l| l.uri()).collect();
+        assert_eq!(uris, ["tel:+1-555-0100"]);
     }
 
     #[test]

@@ -493,6 +493,24 @@ impl Scanner {
         self.config.line_numbers
     }
 
+    /// Returns true if and only if this scanner takes a URI with the
+    /// scheme and authority of `uri` as one (a relative reference has
+    /// neither, and is taken): one with `//` whatever its scheme, one
+    /// without only when its scheme is known or
+    /// [`ScannerBuilder::any_scheme`] is on. The same rule, without the
+    /// shapes some known schemes require, as the scanner applies in text.
+    #[cfg(feature = "docs")]
+    pub(crate) fn takes_scheme_of(&self, uri: &crate::UriRef<'_>) -> bool {
+        match uri.scheme() {
+            None => true,
+            Some(scheme) => {
+                uri.authority().is_some()
+                    || self.config.any_scheme
+                    || schemes::is_known(scheme.as_bytes())
+            }
+        }
+    }
+
     /// A builder, to configure a scanner.
     pub fn builder() -> ScannerBuilder {
         ScannerBuilder::new()
