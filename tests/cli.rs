@@ -339,9 +339,7 @@ fn compressed_files_with_search_zip() {
     use std::io::Write as _;
     let d = Dir::new();
     let text = b"see http://gz.example.org/a\n";
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(text).unwrap();
-    d.create_bytes("a.txt.gz", &gz.finish().unwrap());
+    d.create_gzip("a.txt.gz", text);
     let mut bz = bzip2::write::BzEncoder::new(Vec::new(), bzip2::Compression::default());
     bz.write_all(text).unwrap();
     d.create_bytes("b.txt.bz2", &bz.finish().unwrap());
@@ -580,13 +578,10 @@ fn unknown_encoding_label_is_a_usage_error() {
 
 #[test]
 fn decoded_inputs_with_search_zip_documents_and_threads() {
-    use std::io::Write as _;
     let d = Dir::new();
     // Decompressed, then decoded: offsets in the decompressed bytes.
     let le = encoding_fixture("utf16le-bom.txt");
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    gz.write_all(&le).unwrap();
-    d.create_bytes("le.txt.gz", &gz.finish().unwrap());
+    d.create_gzip("le.txt.gz", &le);
     d.create_bytes("le.txt", &le);
     let plain = d.command().args(["--json", "le.txt"]).run();
     let zipped = d.command().args(["--json", "-z", "le.txt.gz"]).run();
@@ -916,9 +911,7 @@ fn large_files_among_small_ones_print_what_one_thread_does() {
         })
         .collect();
     d.create("t/i.mbox", &mbox);
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    std::io::Write::write_all(&mut gz, lines("z", 1000).as_bytes()).unwrap();
-    d.create_bytes("t/j.txt.gz", &gz.finish().unwrap());
+    d.create_gzip("t/j.txt.gz", lines("z", 1000).as_bytes());
     for flags in [
         &["-n", "--column", "-z"][..],
         &["--json", "-z"],

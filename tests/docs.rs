@@ -145,13 +145,10 @@ fn types_select_the_files_a_walk_scans() {
 /// read with -z.
 #[test]
 fn man_pages_are_read_with_roff_escapes_undone() {
-    use std::io::Write;
     let page = ".TH T 1\n.SH SEE ALSO\nhttp://ftp\\&.de\\&.debian.org/debian\\-ports/ and \\fIftp://ftp.gnu.org/gnu/\\fP.\n";
     let d = Dir::new();
     d.create("t.1", page);
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(page.as_bytes()).unwrap();
-    d.create_bytes("t.2.gz", &gz.finish().unwrap());
+    d.create_gzip("t.2.gz", page.as_bytes());
     d.create("rotated.log.1", "GET /a\\-b http://x.example/a\\-b\n");
     assert_eq!(
         d.command()
@@ -167,13 +164,10 @@ fn man_pages_are_read_with_roff_escapes_undone() {
 /// gave `Aqhttp://…`, and `\-` ended URIs (`https://www.rfc`).
 #[test]
 fn man_pages_named_by_section_and_letters_are_read_as_man_pages() {
-    use std::io::Write;
     let page = ".TH Git 3pm\n.SH EXAMPLES\nremote_repository (\\*(Aqhttp://git.or.cz/cogito.git/\\*(Aq);\nSee https://www.rfc\\-editor.org/rfc/rfc3161.html\n";
     let d = Dir::new();
     d.create("Git.3pm", page);
-    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    gz.write_all(page.as_bytes()).unwrap();
-    d.create_bytes("CA.pl.1ssl.gz", &gz.finish().unwrap());
+    d.create_gzip("CA.pl.1ssl.gz", page.as_bytes());
     let expected = "http://git.or.cz/cogito.git/\nhttps://www.rfc-editor.org/rfc/rfc3161.html\n";
     for file in ["Git.3pm", "CA.pl.1ssl.gz"] {
         assert_eq!(

@@ -493,12 +493,12 @@ impl Scanner {
         self.config.line_numbers
     }
 
-    /// Returns true if and only if this scanner takes a URI with the
-    /// scheme and authority of `uri` as one (a relative reference has
-    /// neither, and is taken): one with `//` whatever its scheme, one
-    /// without only when its scheme is known or
-    /// [`ScannerBuilder::any_scheme`] is on. The same rule, without the
-    /// shapes some known schemes require, as the scanner applies in text.
+    /// Returns true if and only if this scanner takes the scheme of `uri`:
+    /// any scheme followed by `//`; without `//`, a known scheme, or any
+    /// with [`ScannerBuilder::any_scheme`]. A relative reference has no
+    /// scheme and passes. This is the rule the scanner applies in text
+    /// (`Scheme::before`), without the shapes some known schemes require
+    /// there (`Scheme::accepts`): a link in markup is meant as one.
     #[cfg(feature = "docs")]
     pub(crate) fn takes_scheme_of(&self, uri: &crate::UriRef<'_>) -> bool {
         match uri.scheme() {

@@ -243,6 +243,15 @@ impl Dir {
         path
     }
 
+    /// Writes `contents` gzipped to `name` (relative to the directory),
+    /// as [`Dir::create_bytes`] does; returns the file's path.
+    #[cfg(feature = "cli")]
+    pub fn create_gzip(&self, name: impl AsRef<Path>, contents: &[u8]) -> PathBuf {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(contents).unwrap();
+        self.create_bytes(name, &gz.finish().unwrap())
+    }
+
     /// Creates the directory `name` and its parents; returns its path.
     pub fn create_dir(&self, name: impl AsRef<Path>) -> PathBuf {
         let path = self.path().join(name);
