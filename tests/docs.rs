@@ -183,3 +183,24 @@ fn man_pages_named_by_section_and_letters_are_read_as_man_pages() {
         "http://x.example/\n"
     );
 }
+
+/// Found in crate READMEs generated from doc comments: rustdoc paths as
+/// link destinations are no links, unless --any-scheme asks for them.
+#[test]
+fn rustdoc_paths_as_destinations_come_only_with_any_scheme() {
+    let d = Dir::new();
+    d.create(
+        "README.md",
+        "See [`Vec`] and [the docs](https://docs.rs/x).\n\n[`Vec`]: alloc::vec::Vec\n",
+    );
+    assert_eq!(
+        d.command().args(["--no-filename", "README.md"]).stdout(),
+        "https://docs.rs/x\n"
+    );
+    assert_eq!(
+        d.command()
+            .args(["--any-scheme", "--no-filename", "README.md"])
+            .stdout(),
+        "https://docs.rs/x\nalloc::vec::Vec\n"
+    );
+}
