@@ -218,6 +218,29 @@ fn rule4_bare_uris_and_punctuation() {
     );
     t!("can...|http://bit.ly/x|", ["http://bit.ly/x"]);
     t!("post.|https://x.org/|", ["https://x.org/"]);
+    // Letters glued to `http` or `https` in a scheme nobody uses: a lost
+    // space, a doubled letter, a C string's `\n` (and the trail byte of a
+    // Shift-JIS character read undecoded: see the CLI's tests).
+    t!(
+        "See|https://x.org/a| forum|http://y.org/| h|http://z.org/| \\n|https://n.org/|",
+        [
+            "https://x.org/a",
+            "http://y.org/",
+            "http://z.org/",
+            "https://n.org/"
+        ]
+    );
+    // Known schemes, and schemes with a separator, stay whole; so do
+    // other schemes that end in a known one (`gsiftp`, GridFTP's).
+    t!(
+        "|shttp://s.org/| |git+https://g.org/r| |persistent-https://p.org/| |gsiftp://h.org/f|",
+        [
+            "shttp://s.org/",
+            "git+https://g.org/r",
+            "persistent-https://p.org/",
+            "gsiftp://h.org/f"
+        ]
+    );
     // Letters glued after a URI belong to it (an IRI, see rule 7).
     t!(
         "日本語|http://example.jp/パスです|",

@@ -67,11 +67,13 @@
 //!    from the end (so `…/blah_'quoted'` keeps its pair), and a `_` when a
 //!    `_` opened the URI (Markdown's `_…_`). Text glued before a scheme
 //!    with `.` is not part of it (`post.https://x.org/` gives
-//!    `https://x.org/`). *Judgement call:*
-//!    the bracket rule cuts where linkify's only trims, because a closing
-//!    bracket a URI did not open is far more often the text's than the
-//!    URI's (every such case read over our corpora and `/usr/share/doc`
-//!    was the text's: `(http://x.org/)'s`, `[mailto:a@b]On Behalf Of`).
+//!    `https://x.org/`), nor are letters glued to `http://` or `https://`
+//!    in a scheme nobody uses (`Seehttps://x.org/`, `forumhttp://`, the
+//!    last byte of a Shift-JIS or Big5 character read undecoded).
+//!    *Judgement call:* the bracket rule cuts where linkify's only trims,
+//!    because a closing bracket a URI did not open is far more often the
+//!    text's than the URI's (every such case read over our corpora and
+//!    `/usr/share/doc` was the text's: `(http://x.org/)'s`, `[mailto:a@b]On Behalf Of`).
 //! 5. **Schemes.** Any valid scheme followed by `://` starts a candidate.
 //!    Without `//`, only known schemes do (the IANA registry's permanent
 //!    and provisional ones and uri(7)'s, any case; see

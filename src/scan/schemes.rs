@@ -103,11 +103,14 @@ impl Scheme {
         // `post.https://`, `can...http:`, quoted-printable's `=3Dhttp://`
         // and `=A0https://`. Only after a `.` or an escape: a word's end is
         // not a scheme (`broadcast:`), nor is what follows `+`
-        // (`git+ssh://`).
+        // (`git+ssh://`). And letters glued to `http://` or `https://`
+        // (see [`is_glued_web_scheme`]).
         let glued = (word + 1..colon)
             .filter(|&i| colon - i >= MIN_GLUED_SCHEME && colon - i < MAX_LEN)
             .find(|&i| {
-                let after_glue = hay[i - 1] == b'.' || after_escape(hay, i);
+                let after_glue = hay[i - 1] == b'.'
+                    || after_escape(hay, i)
+                    || slashes && is_glued_web_scheme(hay, i, colon);
                 after_glue && hay[i].is_ascii_alphabetic() && is_known(&hay[i..colon])
             });
         if let Some(start) = glued {
@@ -136,6 +139,24 @@ impl Scheme {
         }
         slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
     }
+}
+
+/// Returns true if and only if `hay[i..colon]` is `http` or `https` (any
+/// case) and an ASCII letter is glued before it, in an unknown scheme:
+/// `Seehttps://`, `forumhttp://`, a doubled `hhttp://`, a C string's
+/// `\nhttps://`, and the trail byte of a Shift-JIS or Big5 character read
+/// undecoded (`Whttp://`).
+///
+/// *Judgement call:* the scheme is the `http` or `https` at its end, as a
+/// reader reads it. No registered or commonly used scheme ends in letters
+/// and `http` (`shttp` is known, so never split; `git+https` and
+/// `persistent-https` have a separator). Other known schemes are left
+/// whole: `gsiftp://` and `sshftp://` are real and unregistered, and end
+/// in `ftp`.
+fn is_glued_web_scheme(hay: &[u8], i: usize, colon: usize) -> bool {
+    let name = &hay[i..colon];
+    hay[i - 1].is_ascii_alphabetic()
+        && (name.eq_ignore_ascii_case(b"http") || name.eq_ignore_ascii_case(b"https"))
 }
 
 /// Returns true if and only if the three bytes before `i` are a percent or
