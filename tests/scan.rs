@@ -275,6 +275,13 @@ fn rule5_schemes() {
             "tel:+1-816-555-1212"
         ]
     );
+    // A local phone number is a URI with its `;phone-context=` only (RFC
+    // 3966): without it, a signature's label, or the piece of a number
+    // written with spaces.
+    t!(
+        "TEL:44-7031-946-936. tel:033-12 60 93 |tel:7042;phone-context=example.com|",
+        ["tel:7042;phone-context=example.com"]
+    );
     t!(
         "|news:comp.infosystems.www.servers.unix| |data:text/plain,hi| |man:ls(1)|",
         [

@@ -79,8 +79,8 @@
 //!    and provisional ones and uri(7)'s, any case; see
 //!    [`ScannerBuilder::any_scheme`]), and those that are also common words
 //!    must have their specification's shape (a `mailto:` has an `@`, a
-//!    `urn:` a namespace, a `tel:` digits, `info:` a `namespace/`, `tag:` an
-//!    `authority,date:`; `message:`, `session:`, `service:` and a few others
+//!    `urn:` a namespace, a `tel:` a `+` and digits or a local number's
+//!    `;phone-context=`, `info:` a `namespace/`, `tag:` an `authority,date:`; `message:`, `session:`, `service:` and a few others
 //!    count only with `//`). A scheme followed by whitespace (`News: …`) is
 //!    never a URI; neither is `URL:` itself. A scheme glued to a digit is
 //!    the end of a word (`04bb:0528`, `1abc://foo`), unless the digit ends

@@ -49,8 +49,8 @@ pub struct Run {
     /// A non-ASCII byte a candidate failed on, where only URIs are wanted
     /// ([`crate::IriMode::Off`]): every candidate that holds it fails.
     non_ascii: Option<usize>,
-    /// Where the next `@`, `.` and `,` are.
-    next: [NextByte; 4],
+    /// Where the next of each of [`NEXT_BYTES`] is.
+    next: [NextByte; NEXT_BYTES.len()],
     /// True once a candidate of the run was reported invalid (on request):
     /// the candidates inside it are not reported again.
     pub reported_invalid: bool,
@@ -66,7 +66,7 @@ struct BracketFailure {
 }
 
 /// The bytes whose next position is remembered, for the scheme shapes.
-const NEXT_BYTES: [u8; 4] = [b'@', b'.', b',', b'\''];
+const NEXT_BYTES: [u8; 5] = [b'@', b'.', b',', b'\'', b';'];
 
 /// The first position of one byte at or after `from`, in the run.
 ///

@@ -818,7 +818,11 @@ impl Endings {
 ///
 /// - `mailto:` has an `@` or a `?` (RFC 6068: `mailto:?to=…` is allowed).
 /// - `urn:` has a namespace and a `:` after it (RFC 8141: `urn:NID:NSS`).
-/// - `tel:`, `fax:`, `modem:`, `sms:` start with `+` or a digit (RFC 3966).
+/// - `tel:`, `fax:`, `modem:`, `sms:` hold a global number (`+` and a
+///   digit), or a local one (a digit) with parameters: RFC 3966 requires a
+///   local number's `;phone-context=` (RFC 2806 and 5724 too). So the
+///   label of a signature's number is not a URI (`TEL:44-7031-946-936`),
+///   nor the piece of a number written with spaces (`tel:033-12 60 93`).
 /// - `news:` has a `.` or an `@` (a newsgroup or a message-id, RFC 5538),
 ///   or is `news:*`.
 /// - `info:` is `info:namespace/identifier` (RFC 4452).
@@ -851,7 +855,13 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
             });
             (1..=MAX_URN_NID).contains(&nid) && rest.get(nid) == Some(&b':') && rest.len() > nid + 1
         }
-        b"tel" | b"fax" | b"modem" | b"sms" => starts_digit_or(b'+'),
+        b"tel" | b"fax" | b"modem" | b"sms" => match rest.first() {
+            Some(b'+') => rest
+                .get(1)
+                .is_some_and(|&b| b.is_ascii_digit() || b == b'('),
+            Some(first) => first.is_ascii_digit() && has(b';'),
+            None => false,
+        },
         b"news" | b"snews" => rest == b"*" || has(b'.') || has(b'@'),
         b"info" => {
             let ns = prefix_len(rest, MAX_INFO_NAMESPACE + 1, |b| b.is_ascii_alphanumeric());
@@ -989,6 +999,9 @@ mod tests {
             ("mailto", "a@b.org"),
             ("urn", "ietf:rfc:3986"),
             ("tel", "+1-816-555-1212"),
+            ("Tel", "+1(541)382-8588"),
+            ("tel", "7042;phone-context=example.com"),
+            ("sms", "+15105550101?body=hello"),
             ("news", "comp.infosystems.www.servers.unix"),
             ("info", "lccn/2002022641"),
             ("tag", "example.com,2005:x"),
@@ -1004,6 +1017,9 @@ mod tests {
             ("urn", "x"),
             ("urn", ":x"),
             ("tel", "home"),
+            ("tel", "+"),
+            ("TEL", "44-7031-946-936"),
+            ("fax", "0044-70304-00042"),
             ("news", "today"),
             ("info", "see"),
             ("tag", "v1"),
