@@ -282,6 +282,12 @@ fn rule5_schemes() {
         "TEL:44-7031-946-936. tel:033-12 60 93 |tel:7042;phone-context=example.com|",
         ["tel:7042;phone-context=example.com"]
     );
+    // A kernel log's process and id; the piece of a SIP URI before
+    // pipermail's ` at `.
+    t!(
+        "ioctl32(skype:9593): sip:500 at ekiga.net |sip:alice@atlanta.com| |skype:echo123?call|",
+        ["sip:alice@atlanta.com", "skype:echo123?call"]
+    );
     t!(
         "|news:comp.infosystems.www.servers.unix| |data:text/plain,hi| |man:ls(1)|",
         [
@@ -363,7 +369,10 @@ fn placeholders_are_not_uris_of_a_known_scheme() {
 
 #[test]
 fn schemes_with_an_authority_need_their_slashes_and_host() {
-    t!("svn:mergeinfo pop:2 http:443- ftp:x imap:y", []);
+    t!(
+        "svn:mergeinfo pop:2 http:443- ftp:x imap:y ICAP:2.0.182.1,Aquarius:18.0.790",
+        []
+    );
     t!("http://# https:///x http://:80/ wss://?q", []);
     // The `//` wrapped inside angle brackets (RFC 5060's references).
     t!("<|http:/\n   /www.iana.org/a|>", ["http://www.iana.org/a"]);

@@ -197,9 +197,9 @@ enum Host {
 /// `http://#` and `https:///x` are not URIs of their scheme.
 fn authority_rule(scheme: &[u8]) -> Option<Host> {
     match lowercase(scheme, &mut [0; MAX_NAMED]) {
-        // RFC 9110, 6455, 1738, 4266, 4248, 5538, 5092, 2384: a host.
+        // RFC 9110, 6455, 1738, 4266, 4248, 5538, 5092, 2384, 3507: a host.
         b"http" | b"https" | b"ws" | b"wss" | b"ftp" | b"gopher" | b"telnet" | b"nntp"
-        | b"imap" | b"pop" => Some(Host::Required),
+        | b"imap" | b"pop" | b"icap" => Some(Host::Required),
         // RFC 4516 (`ldap:///` is the server's default), and tools' own.
         b"ldap" | b"ldaps" | b"svn" | b"git" | b"ssh" | b"sftp" | b"rsync" | b"irc" | b"ircs" => {
             Some(Host::MayBeEmpty)
@@ -837,6 +837,12 @@ impl Endings {
 ///   `DNS:*.example.org` is a certificate's wildcard name.
 /// - `oid:` starts with a digit (an OID's arcs): `OID:PID` is a
 ///   placeholder.
+/// - `sip:`/`sips:` have an `@`, a `.` or an IPv6 literal (RFC 3261: a
+///   host's last label starts with a letter, so `sip:500` has none): the
+///   rest is a piece of one cut at a line break or at pipermail's ` at `
+///   (`sip:500 at ekiga.net`).
+/// - `skype:` starts with a letter (a Skype name) or `+` (a number): a
+///   kernel log's `ioctl32(skype:9593)` is a process and its id.
 /// - `message:`, `session:`, `service:`, `example:`, `content:`,
 ///   `content-type:` (mail headers), `feed:`, `drm:` (kernel logs), `ni:`
 ///   (YANG paths; RFC 6920 `ni:` URIs have `//` anyway), `query:`,
@@ -878,6 +884,10 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
             .first()
             .is_some_and(|&f| f.is_ascii_alphanumeric() || f == b'/'),
         b"oid" => rest.first().is_some_and(u8::is_ascii_digit),
+        b"sip" | b"sips" => rest.first() == Some(&b'[') || has(b'@') || has(b'.'),
+        b"skype" => rest
+            .first()
+            .is_some_and(|&f| f.is_ascii_alphabetic() || f == b'+'),
         b"message" | b"session" | b"service" | b"example" | b"content" | b"content-type"
         | b"feed" | b"drm" | b"ni" | b"query" | b"tool" | b"at" | b"go" | b"res" | b"things"
         | b"tv" | b"pack" | b"platform" | b"proxy" | b"submit" | b"notes" | b"drop" | b"graph"
@@ -1002,6 +1012,10 @@ mod tests {
             ("Tel", "+1(541)382-8588"),
             ("tel", "7042;phone-context=example.com"),
             ("sms", "+15105550101?body=hello"),
+            ("sip", "alice@atlanta.com"),
+            ("sips", "atlanta.com;transport=tcp"),
+            ("sip", "[2001:db8::10]"),
+            ("skype", "echo123?call"),
             ("news", "comp.infosystems.www.servers.unix"),
             ("info", "lccn/2002022641"),
             ("tag", "example.com,2005:x"),
@@ -1020,6 +1034,9 @@ mod tests {
             ("tel", "+"),
             ("TEL", "44-7031-946-936"),
             ("fax", "0044-70304-00042"),
+            ("sip", "500"),
+            ("sip", "yannick"),
+            ("skype", "9593"),
             ("news", "today"),
             ("info", "see"),
             ("tag", "v1"),
