@@ -267,6 +267,15 @@ fn rule5_schemes() {
             "HTTPS://X.ORG/"
         ]
     );
+    // A scheme of one letter is a Windows drive, unless any scheme is
+    // asked for.
+    t!("path.win32.normalize('C:////temp') D://Users/x", []);
+    let any = Scanner::builder().any_scheme(true).build();
+    check(
+        &any,
+        "path.win32.normalize('|C:////temp|') |D://Users/x|",
+        &["C:////temp", "D://Users/x"],
+    );
     t!(
         "mail |mailto:fred@example.com|, |urn:ietf:rfc:3986|, |tel:+1-816-555-1212|.",
         [

@@ -74,7 +74,8 @@
 //!    because a closing bracket a URI did not open is far more often the
 //!    text's than the URI's (every such case read over our corpora and
 //!    `/usr/share/doc` was the text's: `(http://x.org/)'s`, `[mailto:a@b]On Behalf Of`).
-//! 5. **Schemes.** Any valid scheme followed by `://` starts a candidate.
+//! 5. **Schemes.** Any valid scheme followed by `://` starts a candidate,
+//!    but one of a single letter (`C://temp` is a Windows drive).
 //!    Without `//`, only known schemes do (the IANA registry's permanent
 //!    and provisional ones and uri(7)'s, any case; see
 //!    [`ScannerBuilder::any_scheme`]), and those that are also common words

@@ -1,7 +1,8 @@
 //! Which schemes start a candidate without `//`, and the shape some of them
 //! must have.
 //!
-//! A scheme followed by `://` always starts a candidate. A scheme followed by
+//! A scheme followed by `://` starts a candidate (unless it is a single
+//! letter, a Windows drive: `C://temp`). A scheme followed by
 //! `:` alone (`mailto:`, `urn:`, `tel:`) starts one only when it is known:
 //! registered in the IANA URI scheme registry (permanent and provisional
 //! schemes, RFC 7595) or described by the uri(7) manual page. Some known
@@ -116,7 +117,10 @@ impl Scheme {
         if let Some(start) = glued {
             return Ok(at(start));
         }
-        let unknown_ok = bounded && !glued_to_digit && (slashes || any_scheme);
+        // No scheme of one letter is registered or used: `C://temp` is a
+        // Windows drive.
+        let drive = colon - word == 1;
+        let unknown_ok = bounded && !glued_to_digit && (slashes && !drive || any_scheme);
         Ok(if unknown_ok { at(word) } else { None })
     }
 
