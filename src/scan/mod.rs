@@ -73,7 +73,8 @@
 //!    *Judgement call:* the bracket rule cuts where linkify's only trims,
 //!    because a closing bracket a URI did not open is far more often the
 //!    text's than the URI's (every such case read over our corpora and
-//!    `/usr/share/doc` was the text's: `(http://x.org/)'s`, `[mailto:a@b]On Behalf Of`).
+//!    `/usr/share/doc` was the text's: `(http://x.org/)'s`,
+//!    `[mailto:a@b]On Behalf Of`).
 //! 5. **Schemes.** Any valid scheme followed by `://` starts a candidate,
 //!    but one of a single letter (`C://temp` is a Windows drive).
 //!    Without `//`, only known schemes do (the IANA registry's permanent
@@ -81,8 +82,9 @@
 //!    [`ScannerBuilder::any_scheme`]), and those that are also common words
 //!    must have their specification's shape (a `mailto:` has an `@`, a
 //!    `urn:` a namespace, a `tel:` a `+` and digits or a local number's
-//!    `;phone-context=`, `info:` a `namespace/`, `tag:` an `authority,date:`; `message:`, `session:`, `service:` and a few others
-//!    count only with `//`). A scheme followed by whitespace (`News: …`) is
+//!    `;phone-context=`, `info:` a `namespace/`, `tag:` an
+//!    `authority,date:`; `message:`, `session:`, `service:` and a few
+//!    others count only with `//`). A scheme followed by whitespace (`News: …`) is
 //!    never a URI; neither is `URL:` itself. A scheme glued to a digit is
 //!    the end of a word (`04bb:0528`, `1abc://foo`), unless the digit ends
 //!    an escape (`=A0https://…`: quoted-printable read undecoded).
