@@ -218,6 +218,11 @@ fn rule4_bare_uris_and_punctuation() {
     );
     t!("can...|http://bit.ly/x|", ["http://bit.ly/x"]);
     t!("post.|https://x.org/|", ["https://x.org/"]);
+    // A rule line glued to the URI is not part of it; `__hash__` is.
+    t!(
+        "|http://www.example.com|______________________\n|https://d.org/#object.__hash__|",
+        ["http://www.example.com", "https://d.org/#object.__hash__"]
+    );
     // Letters glued to `http` or `https` in a scheme nobody uses: a lost
     // space, a doubled letter, a C string's `\n` (and the trail byte of a
     // Shift-JIS character read undecoded: see the CLI's tests).

@@ -65,8 +65,10 @@
 //!    `. , ; : ! ? *` (and `...`), an opening `(` or `[`, and a `'` with no
 //!    other `'` before it in the URI (but right before it) are trimmed
 //!    from the end (so `…/blah_'quoted'` keeps its pair), and a `_` when a
-//!    `_` opened the URI (Markdown's `_…_`). Text glued before a scheme
-//!    with `.` is not part of it (`post.https://x.org/` gives
+//!    `_` opened the URI (Markdown's `_…_`), and a run of four or more
+//!    `_`: a rule line glued to the URI (a mailing list's footer
+//!    separator after a quoted-printable soft break). Text glued before a
+//!    scheme with `.` is not part of it (`post.https://x.org/` gives
 //!    `https://x.org/`), nor are letters glued to `http://` or `https://`
 //!    in a scheme nobody uses (`Seehttps://x.org/`, `forumhttp://`, the
 //!    last byte of a Shift-JIS or Big5 character read undecoded).

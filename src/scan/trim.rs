@@ -144,6 +144,10 @@ impl CloseTable {
     }
 }
 
+/// The shortest run of `_` that [`trimmed_len`] reads as a rule line, not
+/// the URI's (`__init__`, `?q=__` keep theirs).
+const RULE_LINE: usize = 4;
+
 /// Returns the length of `candidate` (cut by the bracket rule already)
 /// once the sentence's punctuation is trimmed from its end.
 ///
@@ -151,9 +155,12 @@ impl CloseTable {
 /// or `[` with nothing after it; a `'` goes unless the candidate holds
 /// another before it, not right before it (`…/blah_'quoted'` keeps its
 /// pair, `…/x''` loses both), as `quote_before(i)` says for the bytes
-/// `..i`; a `_` goes when the
-/// candidate was opened by `_` (`emphasis`), Markdown's `_…_`. Repeats
-/// until nothing changes, so `http://x.org/a'.` loses `'.`.
+/// `..i`; a `_` goes when the candidate was opened by `_` (`emphasis`),
+/// Markdown's `_…_`, and so does a run of [`RULE_LINE`] or more `_`: a
+/// rule line glued to the URI (a mailing list's footer separator, when a
+/// quoted-printable soft break or a lost line break took what ended the
+/// line). Repeats until nothing changes, so `http://x.org/a'.` loses
+/// `'.`.
 ///
 /// # Invariants
 ///
@@ -172,7 +179,17 @@ pub fn trimmed_len(
             // Its partner must hold something between them: `''` is not
             // a pair inside the URI.
             b'\'' => !quote_before((end - 1).saturating_sub(1)),
-            b'_' => emphasis == Some(b'_'),
+            b'_' if emphasis == Some(b'_') => true,
+            b'_' => {
+                let run = candidate[..end].iter().rev().take_while(|&&b| b == b'_');
+                let run = run.take(RULE_LINE).count();
+                if run == RULE_LINE {
+                    let rest = candidate[..end - run].iter().rev();
+                    end -= run + rest.take_while(|&&b| b == b'_').count();
+                    continue;
+                }
+                false
+            }
             _ => false,
         };
         if !drop {
@@ -229,6 +246,13 @@ mod tests {
             ("https://example.org''", "https://example.org"),
             ("http://example.org/a'b'", "http://example.org/a'b'"),
             ("http://x.org/a_", "http://x.org/a_"),
+            (
+                "http://x.org/#object.__hash__",
+                "http://x.org/#object.__hash__",
+            ),
+            ("http://x.org/?q=___", "http://x.org/?q=___"),
+            ("http://x.org/a____", "http://x.org/a"),
+            ("http://x.org/Setting_Up______.", "http://x.org/Setting_Up"),
         ];
         for (input, want) in cases {
             assert_eq!(bare(input, None), want, "{input}");
