@@ -218,6 +218,11 @@ fn rule4_bare_uris_and_punctuation() {
     );
     t!("can...|http://bit.ly/x|", ["http://bit.ly/x"]);
     t!("post.|https://x.org/|", ["https://x.org/"]);
+    // A template is no URI, nor is what stands before its `{`.
+    t!(
+        "http://example.com/search{?q,lang} `http://${host}:${port}/` \"https://docs.rs/x/{{version}}\" |http://x.org/a| {b}",
+        ["http://x.org/a"]
+    );
     // A rule line glued to the URI is not part of it; `__hash__` is.
     t!(
         "|http://www.example.com|______________________\n|https://d.org/#object.__hash__|",

@@ -322,6 +322,13 @@ impl Core<'_> {
         }
         let offset = c.win.offset;
         let cut = self.run.bare_end(hay, offset, abs) - offset;
+        // A run that ends at `{` is a template: RFC 6570's
+        // `http://x.org/search{?q}`, a program's `http://${host}/`, a
+        // `{{version}}`. The URI is not written out, and the text before the
+        // `{` is not it (`http://$`, `…/tag/v`).
+        if hay.get(cut) == Some(&b'{') {
+            return Ok(c.scheme.colon + 1);
+        }
         let quoted_end = if let Some(close) = close_quote {
             match self.quoted_end(c, cut, close)? {
                 QuotedEnd::Quote(end) => Some(end),

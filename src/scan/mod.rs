@@ -56,8 +56,10 @@
 //!    break (`well-` / `known`) is not joined; over the RFCs and mail of our
 //!    corpus every join made was right.
 //! 4. **Bare URIs** start at a scheme at a word boundary and end before
-//!    whitespace or any character that cannot be in a URI or an IRI, or
-//!    before a `)`
+//!    whitespace or any character that cannot be in a URI or an IRI (but
+//!    one that runs into a `{` is a template, RFC 6570's
+//!    `http://x.org/search{?q}` or a program's `http://${host}/`, and gives
+//!    nothing: not `http://$`), or before a `)`
 //!    or `]` with no opening partner after its start: nothing after such a
 //!    bracket belongs to it, so `(http://a.org/)(http://b.org/)` holds two
 //!    URIs and a Markdown badge `[![alt](IMG)](LINK)` gives both `IMG` and
