@@ -117,8 +117,8 @@ impl Scheme {
         if let Some(start) = glued {
             return Ok(at(start));
         }
-        // No scheme of one letter is registered or used: `C://temp` is a
-        // Windows drive.
+        // No scheme of one letter is registered: `C://temp` is a Windows
+        // drive.
         let drive = colon - word == 1;
         let unknown_ok = bounded && !glued_to_digit && (slashes && !drive || any_scheme);
         Ok(if unknown_ok { at(word) } else { None })
