@@ -218,6 +218,12 @@ fn rule4_bare_uris_and_punctuation() {
     );
     t!("can...|http://bit.ly/x|", ["http://bit.ly/x"]);
     t!("post.|https://x.org/|", ["https://x.org/"]);
+    // A URI opened by `'` ends at its partner (`'` is a sub-delim, so the
+    // run goes on past it).
+    t!(
+        "<x xmlns='|urn:ietf:params:xml:ns:xmpp-stanzas|'/> open('|http://x.org/a|','w') it's |http://y.org/it's|",
+        ["urn:ietf:params:xml:ns:xmpp-stanzas", "http://x.org/a", "http://y.org/it's"]
+    );
     // A template is no URI, nor is what stands before its `{`.
     t!(
         "http://example.com/search{?q,lang} `http://${host}:${port}/` \"https://docs.rs/x/{{version}}\" |http://x.org/a| {b}",

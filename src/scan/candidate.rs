@@ -321,7 +321,19 @@ impl Core<'_> {
             self.run.start(abs, measured);
         }
         let offset = c.win.offset;
-        let cut = self.run.bare_end(hay, offset, abs) - offset;
+        let mut cut = self.run.bare_end(hay, offset, abs) - offset;
+        // A URI opened by `'` ends at its partner, as in `xmlns='urn:x'/>`
+        // and `open('http://x.org/','w')` (`'` is a sub-delim: the run goes
+        // on past it).
+        let opened_by_quote = start.checked_sub(1).is_some_and(|i| hay[i] == b'\'');
+        let quote_cut = opened_by_quote
+            .then(|| self.run.next(hay, offset, b'\'', abs))
+            .flatten()
+            .map(|q| q - offset)
+            .filter(|&q| q < cut);
+        if let Some(q) = quote_cut {
+            cut = q;
+        }
         // A run that ends at `{` is a template: RFC 6570's
         // `http://x.org/search{?q}`, a program's `http://${host}/`, a
         // `{{version}}`. The URI is not written out, and the text before the
@@ -350,7 +362,7 @@ impl Core<'_> {
                 let run = &mut self.run;
                 let quote_before = |i: usize| run.has(hay, offset, b'\'', abs, abs + i);
                 let len = trimmed_len(&hay[start..cut], emphasis, quote_before);
-                if len == cut - start && self.run.starts_at(abs) {
+                if len == cut - start && quote_cut.is_none() && self.run.starts_at(abs) {
                     if let Some(resume) = self.read_hyphen_continuation(c, cut, emit)? {
                         return Ok(resume);
                     }

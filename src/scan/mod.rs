@@ -63,7 +63,10 @@
 //!    or `]` with no opening partner after its start: nothing after such a
 //!    bracket belongs to it, so `(http://a.org/)(http://b.org/)` holds two
 //!    URIs and a Markdown badge `[![alt](IMG)](LINK)` gives both `IMG` and
-//!    `LINK`, while `…/Rust_(programming_language)` keeps its pair. Then
+//!    `LINK`, while `…/Rust_(programming_language)` keeps its pair. One
+//!    opened by `'` ends at the next `'` (`xmlns='urn:x'/>`,
+//!    `open('http://x.org/','w')`: `'` is a sub-delim, so the run goes on
+//!    past it). Then
 //!    `. , ; : ! ? *` (and `...`), an opening `(` or `[`, and a `'` with no
 //!    other `'` before it in the URI (but right before it) are trimmed
 //!    from the end (so `…/blah_'quoted'` keeps its pair), and a `_` when a

@@ -125,6 +125,13 @@ impl Run {
     /// Returns true if and only if the run holds `byte` in `from..to`
     /// (absolute), for calls whose `from` never decreases within a run.
     pub fn has(&mut self, hay: &[u8], offset: usize, byte: u8, from: usize, to: usize) -> bool {
+        self.next(hay, offset, byte, from).is_some_and(|f| f < to)
+    }
+
+    /// Where the run's first `byte` at or after `from` (absolute) is, for
+    /// calls whose `from` never decreases within a run (one of
+    /// [`NEXT_BYTES`]).
+    pub fn next(&mut self, hay: &[u8], offset: usize, byte: u8, from: usize) -> Option<usize> {
         let slot = NEXT_BYTES
             .iter()
             .position(|&b| b == byte)
@@ -141,7 +148,7 @@ impl Run {
                 valid: true,
             };
         }
-        next.found.is_some_and(|f| f < to)
+        next.found
     }
 
     /// Records what the failure `error` of the candidate at `start..end`
