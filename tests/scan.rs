@@ -190,6 +190,13 @@ fn rule2_hyphen_at_the_end_of_a_bare_uri() {
         ["http://a.org/p-", "http://b.org/"]
     );
     t!("|http://a.org/x-\nnotes.org|", ["http://a.org/x-notes.org"]);
+    // In a mail reply, past the next line's quote prefix of the same
+    // depth; a line of another depth is another message's.
+    t!(
+        ">  link (|http://linux-\n>  uvc.berlios.de/|).\n> > |http://a.org/y-\n> > z/w.html|",
+        ["http://linux-uvc.berlios.de/", "http://a.org/y-z/w.html"]
+    );
+    t!("> |http://a.org/p-|\n>> q/r.html", ["http://a.org/p-"]);
 }
 
 #[test]

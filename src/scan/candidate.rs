@@ -392,7 +392,8 @@ impl Core<'_> {
             return Ok(None);
         }
         let limit = c.start() + self.scanner.config.max_candidate_len;
-        let Some(next) = unwrap::bare_continuation(hay, cut, limit, c.win.eof)? else {
+        let depth = self.quote_depth(c);
+        let Some(next) = unwrap::bare_continuation(hay, cut, depth, limit, c.win.eof)? else {
             return Ok(None);
         };
         let u = Unwrapped {

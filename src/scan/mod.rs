@@ -50,7 +50,8 @@
 //!    (the hyphen rule, as in brackets: `"http://www.kernel-` /
 //!    `notes.org"`, indentation skipped). Anything else is read by the
 //!    bare rules, and a bare URI whose line ends in `-` is joined with the
-//!    next line's first word when that reads as its rest (it holds a `/`,
+//!    next line's first word (past a mail quote prefix of the same depth)
+//!    when that reads as its rest (it holds a `/`,
 //!    `.`, `?`, `#`, `=`, `&` or `%` and no `:`): `http://www.rfc-` /
 //!    `editor.org/rfc.html`. *Judgement call:* a word of prose after the
 //!    break (`well-` / `known`) is not joined; over the RFCs and mail of our
