@@ -46,53 +46,50 @@
 //!    readings). A U+2010 HYPHEN or U+00AD SOFT HYPHEN at the end of a line
 //!    inside brackets is a typesetter's: it is dropped and the parts joined.
 //! 3. **Double quotes.** `"..."` around a URI with no whitespace gives it
-//!    whole, punctuation included; so does one whose lines end in `-`
-//!    (the hyphen rule, as in brackets: `"http://www.kernel-` /
-//!    `notes.org"`, indentation skipped). Anything else is read by the
-//!    bare rules, and a bare URI whose line ends in `-` is joined with the
-//!    next line's first word (past a mail quote prefix of the same depth)
-//!    when that reads as its rest (it holds a `/`,
-//!    `.`, `?`, `#`, `=`, `&` or `%` and no `:`): `http://www.rfc-` /
-//!    `editor.org/rfc.html`. *Judgement call:* a word of prose after the
-//!    break (`well-` / `known`) is not joined; over the RFCs and mail of our
-//!    corpus every join made was right.
+//!    whole, punctuation included; so does one whose lines end in `-` (the
+//!    hyphen rule, as in brackets: `"http://www.kernel-` / `notes.org"`,
+//!    indentation skipped). Anything else is read by the bare rules, and a
+//!    bare URI whose line ends in `-` is joined with the next line's first
+//!    word (past a mail quote prefix of the same depth) when that reads as
+//!    its rest (it holds a `/`, `.`, `?`, `#`, `=`, `&` or `%` and no `:`):
+//!    `http://www.rfc-` / `editor.org/rfc.html`. *Judgement call:* a word of
+//!    prose after the break (`well-` / `known`) is not joined; over the RFCs
+//!    and mail of our corpus every join made was right.
 //! 4. **Bare URIs** start at a scheme at a word boundary and end before
-//!    whitespace or any character that cannot be in a URI or an IRI (but
-//!    one that runs into a `{` is a template, RFC 6570's
+//!    whitespace or any character that cannot be in a URI or an IRI (but one
+//!    that runs into a `{` is a template, RFC 6570's
 //!    `http://x.org/search{?q}` or a program's `http://${host}/`, and gives
-//!    nothing: not `http://$`), or before a `)`
-//!    or `]` with no opening partner after its start: nothing after such a
-//!    bracket belongs to it, so `(http://a.org/)(http://b.org/)` holds two
-//!    URIs and a Markdown badge `[![alt](IMG)](LINK)` gives both `IMG` and
-//!    `LINK`, while `…/Rust_(programming_language)` keeps its pair. One
-//!    opened by `'` ends at the next `'` (`xmlns='urn:x'/>`,
-//!    `open('http://x.org/','w')`: `'` is a sub-delim, so the run goes on
-//!    past it). Then
-//!    `. , ; : ! ? *` (and `...`), an opening `(` or `[`, and a `'` with no
-//!    other `'` before it in the URI (but right before it) are trimmed
-//!    from the end (so `…/blah_'quoted'` keeps its pair), and a `_` when a
-//!    `_` opened the URI (Markdown's `_…_`), and a run of four or more
-//!    `_`: a rule line glued to the URI (a mailing list's footer
-//!    separator after a quoted-printable soft break). Text glued before a
-//!    scheme with `.` is not part of it (`post.https://x.org/` gives
-//!    `https://x.org/`), nor are letters glued to `http://` or `https://`
-//!    in a scheme nobody uses (`Seehttps://x.org/`, `forumhttp://`, the
-//!    last byte of a Shift-JIS or Big5 character read undecoded).
-//!    *Judgement call:* the bracket rule cuts where linkify's only trims,
-//!    because a closing bracket a URI did not open is far more often the
-//!    text's than the URI's (every such case read over our corpora and
-//!    `/usr/share/doc` was the text's: `(http://x.org/)'s`,
-//!    `[mailto:a@b]On Behalf Of`).
+//!    nothing: not `http://$`), or before a `)` or `]` with no opening
+//!    partner after its start: nothing after such a bracket belongs to it,
+//!    so `(http://a.org/)(http://b.org/)` holds two URIs and a Markdown
+//!    badge `[![alt](IMG)](LINK)` gives both `IMG` and `LINK`, while
+//!    `…/Rust_(programming_language)` keeps its pair. One opened by `'` ends
+//!    at the next `'` (`xmlns='urn:x'/>`, `open('http://x.org/','w')`: `'`
+//!    is a sub-delim, so the run goes on past it). Then `. , ; : ! ? *` (and
+//!    `...`), an opening `(` or `[`, and a `'` with no other `'` before it
+//!    in the URI (but right before it) are trimmed from the end (so
+//!    `…/blah_'quoted'` keeps its pair), and a `_` when a `_` opened the URI
+//!    (Markdown's `_…_`), and a run of four or more `_`: a rule line glued
+//!    to the URI (a mailing list's footer separator after a quoted-printable
+//!    soft break). Text glued before a scheme with `.` is not part of it
+//!    (`post.https://x.org/` gives `https://x.org/`), nor are letters glued
+//!    to `http://` or `https://` in a scheme nobody uses
+//!    (`Seehttps://x.org/`, `forumhttp://`, the last byte of a Shift-JIS or
+//!    Big5 character read undecoded). *Judgement call:* the bracket rule
+//!    cuts where linkify's only trims, because a closing bracket a URI did
+//!    not open is far more often the text's than the URI's (every such case
+//!    read over our corpora and `/usr/share/doc` was the text's:
+//!    `(http://x.org/)'s`, `[mailto:a@b]On Behalf Of`).
 //! 5. **Schemes.** Any valid scheme followed by `://` starts a candidate,
-//!    but one of a single letter (`C://temp` is a Windows drive).
-//!    Without `//`, only known schemes do (the IANA registry's permanent
-//!    and provisional ones and uri(7)'s, any case; see
+//!    but one of a single letter (`C://temp` is a Windows drive). Without
+//!    `//`, only known schemes do (the IANA registry's permanent and
+//!    provisional ones and uri(7)'s, any case; see
 //!    [`ScannerBuilder::any_scheme`]), and those that are also common words
 //!    must have their specification's shape (a `mailto:` has an `@`, a
 //!    `urn:` a namespace, a `tel:` a `+` and digits or a local number's
 //!    `;phone-context=`, `info:` a `namespace/`, `tag:` an
-//!    `authority,date:`; `message:`, `session:`, `service:` and a few
-//!    others count only with `//`). A scheme followed by whitespace (`News: …`) is
+//!    `authority,date:`; `message:`, `session:`, `service:` and a few others
+//!    count only with `//`). A scheme followed by whitespace (`News: …`) is
 //!    never a URI; neither is `URL:` itself. A scheme glued to a digit is
 //!    the end of a word (`04bb:0528`, `1abc://foo`), unless the digit ends
 //!    an escape (`=A0https://…`: quoted-printable read undecoded).
