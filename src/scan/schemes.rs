@@ -842,9 +842,10 @@ impl Endings {
 /// - `oid:` starts with a digit (an OID's arcs): `OID:PID` is a
 ///   placeholder.
 /// - `sip:`/`sips:` have an `@`, a `.` or an IPv6 literal (RFC 3261: a
-///   host's last label starts with a letter, so `sip:500` has none): the
-///   rest is a piece of one cut at a line break or at pipermail's ` at `
-///   (`sip:500 at ekiga.net`).
+///   host's last label starts with a letter, so `sip:500` has none), and
+///   do not end with the `@`: the rest is a piece of one cut at a line
+///   break or at pipermail's ` at ` (`sip:500 at ekiga.net`,
+///   `sip:jones@` / `example.com` in a table).
 /// - `skype:` starts with a letter (a Skype name) or `+` (a number): a
 ///   kernel log's `ioctl32(skype:9593)` is a process and its id.
 /// - `message:`, `session:`, `service:`, `example:`, `content:`,
@@ -888,7 +889,10 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
             .first()
             .is_some_and(|&f| f.is_ascii_alphanumeric() || f == b'/'),
         b"oid" => rest.first().is_some_and(u8::is_ascii_digit),
-        b"sip" | b"sips" => rest.first() == Some(&b'[') || has(b'@') || has(b'.'),
+        b"sip" | b"sips" => {
+            let host_after_at = rest.last() != Some(&b'@');
+            host_after_at && (rest.first() == Some(&b'[') || has(b'@') || has(b'.'))
+        }
         b"skype" => rest
             .first()
             .is_some_and(|&f| f.is_ascii_alphabetic() || f == b'+'),
@@ -1040,6 +1044,7 @@ mod tests {
             ("fax", "0044-70304-00042"),
             ("sip", "500"),
             ("sip", "yannick"),
+            ("sip", "jones@"),
             ("skype", "9593"),
             ("news", "today"),
             ("info", "see"),
