@@ -321,19 +321,16 @@ impl Core<'_> {
             self.run.start(abs, measured);
         }
         let offset = c.win.offset;
-        let mut cut = self.run.bare_end(hay, offset, abs) - offset;
+        // The byte before the candidate: a `'` or a `_` that opened it.
+        let opener = start.checked_sub(1).map(|i| hay[i]);
+        let run_end = self.run.bare_end(hay, offset, abs) - offset;
         // A URI opened by `'` ends at its partner, as in `xmlns='urn:x'/>`
         // and `open('http://x.org/','w')` (`'` is a sub-delim: the run goes
         // on past it).
-        let opened_by_quote = start.checked_sub(1).is_some_and(|i| hay[i] == b'\'');
-        let quote_cut = opened_by_quote
+        let cut = (opener == Some(b'\''))
             .then(|| self.run.next(hay, offset, b'\'', abs))
             .flatten()
-            .map(|q| q - offset)
-            .filter(|&q| q < cut);
-        if let Some(q) = quote_cut {
-            cut = q;
-        }
+            .map_or(run_end, |q| run_end.min(q - offset));
         // A run that ends at `{` is a template: RFC 6570's
         // `http://x.org/search{?q}`, a program's `http://${host}/`, a
         // `{{version}}`. The URI is not written out, and the text before the
@@ -358,11 +355,11 @@ impl Core<'_> {
         let (end, delimiter) = match quoted_end {
             Some(end) => (end, Delimiter::Quote),
             None => {
-                let emphasis = start.checked_sub(1).map(|i| hay[i]).filter(|&b| b == b'_');
+                let emphasis = opener.filter(|&b| b == b'_');
                 let run = &mut self.run;
                 let quote_before = |i: usize| run.has(hay, offset, b'\'', abs, abs + i);
                 let len = trimmed_len(&hay[start..cut], emphasis, quote_before);
-                if len == cut - start && quote_cut.is_none() && self.run.starts_at(abs) {
+                if len == cut - start && self.run.starts_at(abs) {
                     if let Some(resume) = self.read_hyphen_continuation(c, cut, emit)? {
                         return Ok(resume);
                     }
@@ -392,8 +389,12 @@ impl Core<'_> {
             return Ok(None);
         }
         let limit = c.start() + self.scanner.config.max_candidate_len;
-        let depth = self.quote_depth(c);
-        let Some(next) = unwrap::bare_continuation(hay, cut, depth, limit, c.win.eof)? else {
+        let cx = unwrap::Context {
+            quote_depth: self.quote_depth(c),
+            limit,
+            eof: c.win.eof,
+        };
+        let Some(next) = unwrap::bare_continuation(hay, cut, &cx)? else {
             return Ok(None);
         };
         let u = Unwrapped {

@@ -855,7 +855,8 @@ impl Endings {
 ///   `proxy:`, `submit:`, `notes:`, `drop:`, `graph:`, `icon:`, `hyper:`
 ///   are words far more often than URIs; they count only with `//`.
 ///
-/// Every check reads a bounded prefix of `rest` or asks `has`.
+/// Every check reads a bounded prefix of `rest` (or its last byte) or asks
+/// `has`.
 pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) -> bool) -> bool {
     let starts_digit_or = |c: u8| rest.first().is_some_and(|&f| f.is_ascii_digit() || f == c);
     match lowercase(scheme, &mut [0; MAX_NAMED]) {

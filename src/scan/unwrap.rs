@@ -188,18 +188,17 @@ pub fn read_quoted(
 
 /// Where the next line continues a bare URI that ends in `-` right before
 /// `at`, a line break (the hyphen rule outside brackets): the next line's
-/// first word, past its indentation (and its mail quote prefix, when it
-/// has the depth `quote_depth` of the URI's line) and less the sentence's
-/// punctuation, when it reads as the rest of a URI (it holds a `/`, `.`,
-/// `?`, `#`, `=`, `&` or `%`, starts with a letter or digit, and is not a
-/// URI of its own with a `:`). `Ok(None)` when it does not.
+/// first word, past its indentation and its mail quote prefix (as
+/// `<...>` reading skips it: see [`quote_prefix_len`]) and less the
+/// sentence's punctuation, when it reads as the rest of a URI (it holds a
+/// `/`, `.`, `?`, `#`, `=`, `&` or `%`, starts with a letter or digit, and
+/// is not a URI of its own with a `:`). `Ok(None)` when it does not.
 pub fn bare_continuation(
     hay: &[u8],
     at: usize,
-    quote_depth: usize,
-    limit: usize,
-    eof: bool,
+    cx: &Context,
 ) -> Result<Option<Range<usize>>, NeedMore> {
+    let (limit, eof) = (cx.limit, cx.eof);
     let need_more = |i: usize| {
         if i >= hay.len() && !eof {
             Err(NeedMore)
@@ -211,20 +210,12 @@ pub fn bare_continuation(
         Ok(from) => from,
         Err(at) => return need_more(at),
     };
-    if quote_depth > 0 && hay.get(from) == Some(&b'>') {
-        let run = hay[from..hay.len().min(limit.max(from))]
-            .iter()
-            .take_while(|&&b| matches!(b, b'>' | b' ' | b'\t'))
-            .count();
-        crate::work::examined(run + 1);
-        if from + run == hay.len() && !eof {
-            return Err(NeedMore);
+    if cx.quote_depth > 0 {
+        match quote_prefix_len(hay, from, cx) {
+            Ok(len) => from += len,
+            Err(Skip::NeedMore) => return Err(NeedMore),
+            Err(_) => return Ok(None), // another message's line, or too long
         }
-        let depth = hay[from..from + run].iter().filter(|&&b| b == b'>').count();
-        if depth != quote_depth {
-            return Ok(None); // another message's line
-        }
-        from += run;
     }
     let limit = hay.len().min(limit.max(from));
     let measured = super::trim::measure(&hay[from..limit], limit < hay.len() || !eof);
