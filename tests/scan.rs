@@ -320,6 +320,11 @@ fn rule5_schemes() {
         "ioctl32(skype:9593): sip:500 at ekiga.net |sip:alice@atlanta.com| |skype:echo123?call|",
         ["sip:alice@atlanta.com", "skype:echo123?call"]
     );
+    // Git's object filters; a blob URL names the origin that made it.
+    t!(
+        "git clone --filter=blob:none x; --filter=blob:limit=1k |blob:https://example.org/550e8400-e29b-41d4|",
+        ["blob:https://example.org/550e8400-e29b-41d4"]
+    );
     t!(
         "|news:comp.infosystems.www.servers.unix| |data:text/plain,hi| |man:ls(1)|",
         [

@@ -848,6 +848,10 @@ impl Endings {
 ///   `sip:jones@` / `example.com` in a table).
 /// - `skype:` starts with a letter (a Skype name) or `+` (a number): a
 ///   kernel log's `ioctl32(skype:9593)` is a process and its id.
+/// - `blob:` is followed by the origin that made it (the File API:
+///   `blob:https://example.org/<uuid>`, Node's `blob:nodedata:<uuid>`):
+///   a scheme and its `:`, or `null/` (an opaque origin). Git's object
+///   filters `blob:none` and `blob:limit=1k` are not URIs.
 /// - `message:`, `session:`, `service:`, `example:`, `content:`,
 ///   `content-type:` (mail headers), `feed:`, `drm:` (kernel logs), `ni:`
 ///   (YANG paths; RFC 6920 `ni:` URIs have `//` anyway), `query:`,
@@ -897,6 +901,7 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
         b"skype" => rest
             .first()
             .is_some_and(|&f| f.is_ascii_alphabetic() || f == b'+'),
+        b"blob" => rest.starts_with(b"null/") || starts_with_scheme(rest),
         b"message" | b"session" | b"service" | b"example" | b"content" | b"content-type"
         | b"feed" | b"drm" | b"ni" | b"query" | b"tool" | b"at" | b"go" | b"res" | b"things"
         | b"tv" | b"pack" | b"platform" | b"proxy" | b"submit" | b"notes" | b"drop" | b"graph"
@@ -904,6 +909,20 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
         _ => true,
     }
 }
+
+/// Returns true if and only if `rest` starts with a scheme name (a letter,
+/// then letters, digits, `+`, `-` or `.`) and its `:`, looking at most
+/// [`MAX_ORIGIN_SCHEME`] bytes.
+fn starts_with_scheme(rest: &[u8]) -> bool {
+    let name = prefix_len(rest, MAX_ORIGIN_SCHEME, |b| {
+        b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
+    });
+    name > 0 && rest[0].is_ascii_alphabetic() && rest.get(name) == Some(&b':')
+}
+
+/// Longer than the scheme of any origin a `blob:` URI names (`https`,
+/// `chrome-extension`, `nodedata`).
+const MAX_ORIGIN_SCHEME: usize = 32;
 
 /// RFC 8141: a namespace identifier has at most 32 bytes.
 const MAX_URN_NID: usize = 32;
@@ -1031,6 +1050,12 @@ mod tests {
             ("tag", "a@example.com,2005-01-02:x"),
             ("data", "text/plain,hi"),
             ("man", "ls(1)"),
+            (
+                "blob",
+                "https://example.org/550e8400-e29b-41d4-a716-446655440000",
+            ),
+            ("blob", "nodedata:b5a7d3c1"),
+            ("blob", "null/550e8400-e29b-41d4-a716-446655440000"),
         ];
         for (s, rest) in ok {
             assert!(shape(s, rest), "{s}:{rest}");
@@ -1053,6 +1078,9 @@ mod tests {
             ("tag", "x,2005-1:y"),
             ("data", "foo"),
             ("message", "hello"),
+            ("blob", "none"),
+            ("blob", "limit=1k"),
+            ("blob", "1:x"),
         ];
         for (s, rest) in bad {
             assert!(!shape(s, rest), "{s}:{rest}");
