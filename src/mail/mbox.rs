@@ -37,8 +37,8 @@ const PIECE: usize = 1 << 20;
 /// `buf[start..]` is input not yet returned; `line` is the 1-based line
 /// number of `buf[start]`, `offset` its offset in the input and
 /// `line_start` the offset of the start of its line. `buf` keeps the
-/// [`LOOKBACK`] bytes before `start`, for the next raw piece to look back
-/// into.
+/// scanner's look-back (`LOOKBACK` bytes) before `start`, for the next raw
+/// piece to look back into.
 pub struct Messages<R> {
     rdr: R,
     buf: Vec<u8>,

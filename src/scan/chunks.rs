@@ -33,7 +33,13 @@ pub const MAX_SEARCH: usize = 8 << 20;
 /// How many bytes one read asks for.
 const READ_SIZE: usize = 256 * 1024;
 
-/// An iterator over the chunks of an input; see the [module docs](self).
+/// An iterator over the chunks of an input, each ending at a line break
+/// no URI crosses, where a fresh scan stands where the scan of the whole
+/// does: the URIs of the chunks, each scanned with [`Chunk::scan`] on any
+/// thread, in chunk order, are those of [`Scanner::scan_reader`] over the
+/// input. When no such line break comes within 8 MiB past a chunk's
+/// target size, the iterator ends and [`Chunks::into_rest`] gives the rest
+/// of the input, to scan in one stream.
 pub struct Chunks<R> {
     rdr: R,
     /// The input from absolute offset `offset`: the [`LOOKBACK`] bytes

@@ -81,7 +81,13 @@ impl ReadAt for std::fs::File {
 /// where the input does.
 type FindBoundary = fn(buf: &[u8], from: usize, at_input_start: bool) -> Option<usize>;
 
-/// How a seekable input is cut into segments; see the [module docs](self).
+/// How a seekable input is cut into segments that threads find and scan
+/// on their own, with positional reads ([`ReadAt`]). Each segment starts
+/// at a boundary decided by the bytes around it only (a line break no URI
+/// crosses, or a message's start in an mbox), so the segments' URIs, in
+/// segment order, are those of one scan over the input; only their lines
+/// count from 1 at each segment's start ([`SegmentEnd::lines`] says how
+/// many to add).
 ///
 /// ```
 /// use uriscan::{Found, Segments, Scanner};
