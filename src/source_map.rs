@@ -165,6 +165,7 @@ mod tests {
         copy.copied(0, 7);
         copy.copied(5, 12);
         assert_eq!(copy.pieces.len(), 1);
+        #[cfg(feature = "mail")]
         assert_eq!(SourceMap::all_at(3).span(Span::new(5, 9)), Span::new(3, 3));
         assert_eq!(SourceMap::default().span(Span::new(5, 9)), Span::new(5, 9));
     }

@@ -911,19 +911,22 @@ fn without_line_numbers_only_the_lines_change() {
                 rest.scan(&plain, &mut sink).unwrap();
             }
             assert_eq!(chunked, want, "chunks, {}", file.display());
-            let mail = |scanner: &Scanner| {
-                let mut out = Vec::new();
-                uriscan::mail::scan_mail(scanner, &text[..], |f: &Found<'_>| {
-                    out.push((unlined(f), f.line()));
-                    Ok(true)
-                })
-                .unwrap();
-                out
-            };
-            let (lined_mail, plain_mail) = (mail(&lined), mail(&plain));
-            assert_eq!(lined_mail.len(), plain_mail.len());
-            for ((a, _), (b, line)) in lined_mail.iter().zip(&plain_mail) {
-                assert_eq!((a, *line), (b, 0), "mail, {}", file.display());
+            #[cfg(feature = "mail")]
+            {
+                let mail = |scanner: &Scanner| {
+                    let mut out = Vec::new();
+                    uriscan::mail::scan_mail(scanner, &text[..], |f: &Found<'_>| {
+                        out.push((unlined(f), f.line()));
+                        Ok(true)
+                    })
+                    .unwrap();
+                    out
+                };
+                let (lined_mail, plain_mail) = (mail(&lined), mail(&plain));
+                assert_eq!(lined_mail.len(), plain_mail.len());
+                for ((a, _), (b, line)) in lined_mail.iter().zip(&plain_mail) {
+                    assert_eq!((a, *line), (b, 0), "mail, {}", file.display());
+                }
             }
         }
     }

@@ -59,9 +59,9 @@ const MAIL_HEADER: &str = "From: tester@example.org\nContent-Type: text/plain\n\
 
 /// Scans `text` every way the library offers and checks that they agree:
 /// `find_iter`, `scan_slice`, `scan_reader` with reads of 1, 2, 7, 64 bytes
-/// and the default, and `mail::scan_mail` with `text` as the body of a
-/// text/plain message (whose URIs are then placed in the message, after
-/// its header). Returns what `scan_slice` reported.
+/// and the default, and (with the `mail` feature) `mail::scan_mail` with
+/// `text` as the body of a text/plain message (whose URIs are then placed
+/// in the message, after its header). Returns what `scan_slice` reported.
 pub fn scan_every_way(scanner: &uriscan::Scanner, text: &[u8]) -> Reported {
     let mut slice = Reported::default();
     scanner.scan_slice(text, &mut slice).unwrap();
@@ -74,6 +74,15 @@ pub fn scan_every_way(scanner: &uriscan::Scanner, text: &[u8]) -> Reported {
             .unwrap();
         assert_eq!(stream, slice, "scan_reader with reads of {size} bytes");
     }
+    #[cfg(feature = "mail")]
+    same_in_mail(scanner, text, &slice);
+    slice
+}
+
+/// Checks that `mail::scan_mail` finds in `text`, as the body of a
+/// text/plain message, what `slice` reports, placed after the header.
+#[cfg(feature = "mail")]
+fn same_in_mail(scanner: &uriscan::Scanner, text: &[u8], slice: &Reported) {
     let mut mail = Reported::default();
     let message = [MAIL_HEADER.as_bytes(), text].concat();
     uriscan::mail::scan_mail(scanner, &message[..], &mut mail).unwrap();
@@ -108,7 +117,6 @@ pub fn scan_every_way(scanner: &uriscan::Scanner, text: &[u8]) -> Reported {
         too_long, slice.too_long,
         "over-long candidates in mail mode"
     );
-    slice
 }
 
 /// Every file under `dir`, recursively, sorted (so runs compare).
