@@ -371,8 +371,6 @@ fn a_known_scheme_with_slashes_after_a_field_name_starts_a_uri() {
     );
 }
 
-/// Found in issue 12: schemes whose specification gives them an authority
-/// were reported without one, or with an empty host.
 /// A scheme glued to a digit ends a word (a USB id, a typo); after an
 /// escape's digit it is text read undecoded (quoted-printable, `%20`).
 #[test]
@@ -385,6 +383,21 @@ fn a_scheme_glued_to_a_digit_is_not_one_but_after_an_escape() {
     t!(
         "a.|http://x.org/| v2.|ftp://y.org/|",
         ["http://x.org/", "ftp://y.org/"]
+    );
+}
+
+/// Found in the crates' sources and C headers: a known scheme after a
+/// variable's sigil or inside an identifier is code, not a URI (Rust
+/// macros' fragments, a C bit field); emphasis by `_` still opens one.
+#[test]
+fn a_scheme_in_code_is_not_one() {
+    t!(
+        "($dict:expr) => {}; ($cap:tt); __u32 bus_num:8; mem_lvl_num:4,",
+        []
+    );
+    t!(
+        "_|mailto:x@y.org|_ $ |http://x.org/| a_|http://y.org/|",
+        ["mailto:x@y.org", "http://x.org/", "http://y.org/"]
     );
 }
 
@@ -404,6 +417,8 @@ fn placeholders_are_not_uris_of_a_known_scheme() {
     );
 }
 
+/// Found in issue 12: schemes whose specification gives them an authority
+/// were reported without one, or with an empty host.
 #[test]
 fn schemes_with_an_authority_need_their_slashes_and_host() {
     t!(

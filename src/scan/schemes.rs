@@ -87,6 +87,12 @@ impl Scheme {
                 return Ok(None);
             }
         }
+        // Without `//`, a scheme after a variable's sigil or inside an
+        // identifier is code: Rust macros' `$cap:tt` and `$dict:expr`, a C
+        // bit field's `mem_lvl_num:4`.
+        if !slashes && run > 0 && in_code(hay, run) {
+            return Ok(None);
+        }
         // A scheme glued to a digit is the end of a word (`04bb:0528`,
         // `1abc://foo`), unless the digit ends an escape (`=A0https://`).
         let glued_to_digit =
@@ -161,6 +167,18 @@ fn is_glued_web_scheme(hay: &[u8], i: usize, colon: usize) -> bool {
     let name = &hay[i..colon];
     hay[i - 1].is_ascii_alphabetic()
         && (name.eq_ignore_ascii_case(b"http") || name.eq_ignore_ascii_case(b"https"))
+}
+
+/// Returns true if and only if the byte before `i` makes the word at `i` a
+/// piece of code: a `$` (a variable's sigil), or a `_` after a letter or
+/// digit (an identifier; a `_` after anything else may open Markdown's
+/// emphasis, `_mailto:x@y.org_`).
+fn in_code(hay: &[u8], i: usize) -> bool {
+    match hay[i - 1] {
+        b'$' => true,
+        b'_' => i >= 2 && hay[i - 2].is_ascii_alphanumeric(),
+        _ => false,
+    }
 }
 
 /// Returns true if and only if the three bytes before `i` are a percent or
