@@ -158,6 +158,19 @@ fn rule2_hyphen_inside_double_quotes() {
     );
     // No closing quote on the next line: the first line is read bare.
     t!("\"|http://a.org/x-|\nnot a uri\"", ["http://a.org/x-"]);
+    // In a mail reply, past the next line's quote prefix of the same
+    // depth, as for a bare URI (and read as quoted); a line of another
+    // depth is not joined.
+    let found = t!(
+        "> > see \"|http://www.rfc-\n> >  editor.org/rfc.html|\" ok",
+        ["http://www.rfc-editor.org/rfc.html"]
+    );
+    assert_eq!(found[0].delimiter(), Delimiter::Quote);
+    t!(
+        "> \"|http://a.org/p-\n> q/r.html?a=(1)|\"",
+        ["http://a.org/p-q/r.html?a=(1)"]
+    );
+    t!("> \"|http://a.org/p-|\n>> q/r.html\"", ["http://a.org/p-"]);
 }
 
 /// And for a bare URI whose next line's first word reads as its rest

@@ -412,7 +412,7 @@ impl Core<'_> {
     /// rules end it) up to the closing mark `close`, maybe over lines
     /// broken after a `-`.
     fn quoted_end(
-        &self,
+        &mut self,
         c: &Candidate<'_, '_>,
         cut: usize,
         close: &[u8],
@@ -429,8 +429,11 @@ impl Core<'_> {
         if hay[end..].starts_with(close) {
             return Ok(QuotedEnd::Quote(end));
         }
+        // Only a line that ends in `-` goes on (the hyphen rule), past the
+        // next line's quote prefix: the depth is read for those alone.
+        let wrapped = hay[end - 1] == b'-';
         let cx = unwrap::Context {
-            quote_depth: 0,
+            quote_depth: if wrapped { self.quote_depth(c) } else { 0 },
             limit,
             eof: c.win.eof,
         };

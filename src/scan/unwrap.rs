@@ -133,10 +133,10 @@ fn is_space(b: u8) -> bool {
 /// Reads a double-quoted URI wrapped at line-end hyphens (Appendix C's
 /// hyphen rule, which holds for any URI, not only one in `<...>`):
 /// `start..end` is the quoted candidate's first line of URI bytes, ending
-/// in `-` right before a line break; each next line's indentation is
-/// skipped and its URI bytes joined, as long as they end in `-` at a line
-/// break, up to the closing mark `close`. Looks no further than
-/// `cx.limit`.
+/// in `-` right before a line break; each next line's indentation and mail
+/// quote prefix are skipped ([`continuation_start`]) and its URI bytes
+/// joined, as long as they end in `-` at a line break, up to the closing
+/// mark `close`. Looks no further than `cx.limit`.
 /// `Ok(None)` when the text has not that shape.
 pub fn read_quoted(
     hay: &[u8],
@@ -160,9 +160,8 @@ pub fn read_quoted(
         if hay[end - 1] != b'-' {
             return Ok(None);
         }
-        let from = match next_line_text(hay, end) {
-            Ok(from) => from,
-            Err(at) => return need_more(at),
+        let Some(from) = continuation_start(hay, end, cx)? else {
+            return Ok(None);
         };
         let to = hay.len().min(cx.limit.max(from));
         let i = from + chars::run_len(&hay[from..to], &URI, to < hay.len() || !cx.eof);
@@ -199,24 +198,9 @@ pub fn bare_continuation(
     cx: &Context,
 ) -> Result<Option<Range<usize>>, NeedMore> {
     let (limit, eof) = (cx.limit, cx.eof);
-    let need_more = |i: usize| {
-        if i >= hay.len() && !eof {
-            Err(NeedMore)
-        } else {
-            Ok(None)
-        }
+    let Some(from) = continuation_start(hay, at, cx)? else {
+        return Ok(None);
     };
-    let mut from = match next_line_text(hay, at) {
-        Ok(from) => from,
-        Err(at) => return need_more(at),
-    };
-    if cx.quote_depth > 0 {
-        match quote_prefix_len(hay, from, cx) {
-            Ok(len) => from += len,
-            Err(Skip::NeedMore) => return Err(NeedMore),
-            Err(_) => return Ok(None), // another message's line, or too long
-        }
-    }
     let limit = hay.len().min(limit.max(from));
     let measured = super::trim::measure(&hay[from..limit], limit < hay.len() || !eof);
     if from + measured.len == hay.len() && !eof {
@@ -229,6 +213,28 @@ pub fn bare_continuation(
         && !word.contains(&b':')
         && word.iter().any(|b| b"/.?#=&%".contains(b));
     Ok(reads_as_rest.then_some(from..from + len))
+}
+
+/// Where the text that continues a URI wrapped after a `-` starts, when
+/// the line break stands at `at`: past it, the next line's indentation,
+/// and its mail quote prefix when that has the depth of the URI's line
+/// (`cx.quote_depth`; see [`quote_prefix_len`]). `Ok(None)` when no line
+/// break stands at `at`, or the next line is another message's (another
+/// depth) or too long a prefix.
+fn continuation_start(hay: &[u8], at: usize, cx: &Context) -> Result<Option<usize>, NeedMore> {
+    let mut from = match next_line_text(hay, at) {
+        Ok(from) => from,
+        Err(i) if i >= hay.len() && !cx.eof => return Err(NeedMore),
+        Err(_) => return Ok(None),
+    };
+    if cx.quote_depth > 0 {
+        match quote_prefix_len(hay, from, cx) {
+            Ok(len) => from += len,
+            Err(Skip::NeedMore) => return Err(NeedMore),
+            Err(_) => return Ok(None),
+        }
+    }
+    Ok(Some(from))
 }
 
 /// Where the next line's text starts, after the line break (`\n` or
