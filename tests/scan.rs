@@ -167,8 +167,8 @@ fn rule2_hyphen_inside_double_quotes() {
     );
     assert_eq!(found[0].delimiter(), Delimiter::Quote);
     t!(
-        "> \"|http://a.org/p-\n> q/r.html?a=(1)|\"",
-        ["http://a.org/p-q/r.html?a=(1)"]
+        "> \"|http://a.org/long-\n> name|\"",
+        ["http://a.org/long-name"]
     );
     t!("> \"|http://a.org/p-|\n>> q/r.html\"", ["http://a.org/p-"]);
 }
