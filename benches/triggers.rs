@@ -1,11 +1,13 @@
-//! The scanner's multi-pattern searches, memchr (what the core does)
-//! against aho-corasick (its packed Teddy searcher, and its automaton), on
-//! the bytes of each folder of the shared corpus, as `scan` has them.
+//! The scanner's multi-pattern searches, as the core does them (its own
+//! colon search, memchr) against aho-corasick (its packed Teddy searcher,
+//! and its automaton), on the bytes of each folder of the shared corpus, as
+//! `scan` has them.
 //!
-//! - **Scheme starts.** The core finds every `:` with memchr (a word at a
-//!   time near the last one, then memchr's AVX2 searcher: `ColonFinder` in
-//!   `src/scan/colons.rs`, compiled in here) and keeps those with a scheme
-//!   byte before and a URI byte after, not digits on both sides. Teddy can put one side's
+//! - **Scheme starts.** The core finds the `:` bytes (a word at a time
+//!   near the last one, then a vector loop that passes over those followed
+//!   by a space or a line break: `ColonFinder` in `src/scan/colons.rs`,
+//!   compiled in here) and keeps those with a scheme byte before and a URI
+//!   byte after, not digits on both sides. Teddy can put one side's
 //!   test in its vector search: a scheme byte and `:` (65 patterns), or
 //!   `:` and a URI byte (85 patterns); the other side is tested as the core
 //!   does. The automaton finds the known schemes with their `:`, and `://`,
@@ -23,6 +25,7 @@ mod common;
 // The core's own colon search, compiled here: what is measured is the code
 // the scanner runs.
 #[path = "../src/scan/colons.rs"]
+#[allow(dead_code)] // its unit tests' helpers, compiled but not run here
 mod colons;
 
 use aho_corasick::{packed, AhoCorasick, AhoCorasickKind, MatchKind};
