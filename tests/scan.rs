@@ -409,8 +409,13 @@ fn a_scheme_in_code_is_not_one() {
         []
     );
     t!(
-        "_|mailto:x@y.org|_ $ |http://x.org/| a_|http://y.org/|",
-        ["mailto:x@y.org", "http://x.org/", "http://y.org/"]
+        "_|mailto:x@y.org|_ $ |http://x.org/| a_|http://y.org/| see _|mailto:z@y.org|_",
+        [
+            "mailto:x@y.org",
+            "http://x.org/",
+            "http://y.org/",
+            "mailto:z@y.org"
+        ]
     );
 }
 

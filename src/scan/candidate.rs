@@ -176,11 +176,7 @@ impl Core<'_> {
         url_prefix: bool,
         emit: &mut Emit<'_, R>,
     ) -> Result<Option<usize>, NeedMore> {
-        let cx = unwrap::Context {
-            quote_depth: self.quote_depth(c),
-            limit: c.start() + self.scanner.config.max_candidate_len,
-            eof: c.win.eof,
-        };
+        let cx = self.unwrap_context(c);
         match unwrap::read(c.win.hay, c.start(), &cx) {
             Angle::NeedMore => Err(NeedMore),
             Angle::NotUri {
@@ -202,6 +198,17 @@ impl Core<'_> {
             Angle::Closed(u) => Ok(self
                 .validate_unwrapped(c, &u, Delimiter::Angle, url_prefix, emit)
                 .then_some(u.close + 1)),
+        }
+    }
+
+    /// What the `unwrap` readers need to read candidate `c` over lines: the
+    /// quote depth of its line, how far it may reach, and whether the input
+    /// ends with the window.
+    fn unwrap_context(&mut self, c: &Candidate<'_, '_>) -> unwrap::Context {
+        unwrap::Context {
+            quote_depth: self.quote_depth(c),
+            limit: c.start() + self.scanner.config.max_candidate_len,
+            eof: c.win.eof,
         }
     }
 
@@ -388,12 +395,7 @@ impl Core<'_> {
         if hay[cut - 1] != b'-' {
             return Ok(None);
         }
-        let limit = c.start() + self.scanner.config.max_candidate_len;
-        let cx = unwrap::Context {
-            quote_depth: self.quote_depth(c),
-            limit,
-            eof: c.win.eof,
-        };
+        let cx = self.unwrap_context(c);
         let Some(next) = unwrap::bare_continuation(hay, cut, &cx)? else {
             return Ok(None);
         };
@@ -429,14 +431,12 @@ impl Core<'_> {
         if hay[end..].starts_with(close) {
             return Ok(QuotedEnd::Quote(end));
         }
-        // Only a line that ends in `-` goes on (the hyphen rule), past the
-        // next line's quote prefix: the depth is read for those alone.
-        let wrapped = hay[end - 1] == b'-';
-        let cx = unwrap::Context {
-            quote_depth: if wrapped { self.quote_depth(c) } else { 0 },
-            limit,
-            eof: c.win.eof,
-        };
+        // Only a line that ends in `-` goes on (the hyphen rule): the quote
+        // depth is read for those alone.
+        if hay[end - 1] != b'-' {
+            return Ok(QuotedEnd::None);
+        }
+        let cx = self.unwrap_context(c);
         Ok(
             match unwrap::read_quoted(hay, c.start(), end, close, &cx)? {
                 Some(u) => QuotedEnd::Wrapped(u),

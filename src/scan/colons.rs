@@ -177,14 +177,23 @@ mod tests {
     /// The finders this machine can run: the one `new` builds, and on
     /// x86-64 the one without AVX2 too.
     fn finders() -> Vec<ColonFinder> {
+        #[cfg_attr(not(target_arch = "x86_64"), allow(unused_mut))]
         let mut finders = vec![ColonFinder::new()];
         #[cfg(target_arch = "x86_64")]
         finders.push(ColonFinder { avx2: false });
         finders
     }
 
+    /// A URI byte (RFC 3986's unreserved and reserved bytes and `%`), the
+    /// byte after a `:` that the scanner's next test lets through: written
+    /// out here, apart from the code under test.
+    fn is_uri_byte(b: u8) -> bool {
+        b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)
+    }
+
     /// Checks `next` against its contract at every start: what it returns
-    /// is a `:`, and every `:` before it may be passed over.
+    /// is a `:`, and no `:` before it is followed by a URI byte or is the
+    /// input's last byte.
     fn check(hay: &[u8]) {
         for finder in finders() {
             check_with(&finder, hay);
@@ -199,8 +208,8 @@ mod tests {
                 assert_eq!(hay[at], b':', "{hay:?} from {from}");
             }
             for at in from..end {
-                let passed = hay[at] == b':' && may_follow_scheme(hay.get(at + 1));
-                assert!(!passed, "{hay:?} from {from}: {at} passed over");
+                let must_stop = hay[at] == b':' && hay.get(at + 1).is_none_or(|&b| is_uri_byte(b));
+                assert!(!must_stop, "{hay:?} from {from}: {at} passed over");
             }
         }
     }

@@ -928,14 +928,12 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
     }
 }
 
-/// Returns true if and only if `rest` starts with a scheme name (a letter,
-/// then letters, digits, `+`, `-` or `.`) and its `:`, looking at most
-/// [`MAX_ORIGIN_SCHEME`] bytes.
+/// Returns true if and only if `rest` starts with a scheme and its `:`
+/// (the parser's rule), looking at most [`MAX_ORIGIN_SCHEME`] bytes.
 fn starts_with_scheme(rest: &[u8]) -> bool {
-    let name = prefix_len(rest, MAX_ORIGIN_SCHEME, |b| {
-        b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.')
-    });
-    name > 0 && rest[0].is_ascii_alphabetic() && rest.get(name) == Some(&b':')
+    let head = &rest[..rest.len().min(MAX_ORIGIN_SCHEME + 1)];
+    crate::work::examined(head.len());
+    crate::uri::scheme_end(head).is_some()
 }
 
 /// Longer than the scheme of any origin a `blob:` URI names (`https`,

@@ -181,11 +181,13 @@ pub fn trimmed_len(
             b'\'' => !quote_before((end - 1).saturating_sub(1)),
             b'_' if emphasis == Some(b'_') => true,
             b'_' => {
-                let run = candidate[..end].iter().rev().take_while(|&&b| b == b'_');
-                let run = run.take(RULE_LINE).count();
-                if run == RULE_LINE {
-                    let rest = candidate[..end - run].iter().rev();
-                    end -= run + rest.take_while(|&&b| b == b'_').count();
+                let run = candidate[..end]
+                    .iter()
+                    .rev()
+                    .take_while(|&&b| b == b'_')
+                    .count();
+                if run >= RULE_LINE {
+                    end -= run;
                     continue;
                 }
                 false

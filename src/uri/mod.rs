@@ -55,6 +55,7 @@ pub use self::error::{ParseError, ParseErrorKind};
 pub use self::host::HostKind;
 pub use self::iri::IriRef;
 pub use self::parse::is_scheme;
+pub(crate) use self::parse::scheme as scheme_end;
 pub use self::percent::percent_decode;
 pub use self::resolve::ResolveError;
 

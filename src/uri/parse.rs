@@ -65,7 +65,7 @@ pub(super) fn uri_reference<const IRI: bool>(s: &[u8]) -> Result<Meta, ParseErro
 /// Returns the offset of the `:` when the input starts with a scheme; a
 /// first segment that is not a scheme leaves the input to the relative-ref
 /// rules (where a colon in it is an error).
-fn scheme(s: &[u8]) -> Option<usize> {
+pub(crate) fn scheme(s: &[u8]) -> Option<usize> {
     let first = *s.first()?;
     if !first.is_ascii_alphabetic() {
         return None;
