@@ -15,7 +15,7 @@ use super::decode::{self, Decoded};
 use super::header::{Coding, Head};
 use super::mime;
 use crate::html::{self, LinkAttributes};
-use crate::scan::{Core, Found, InMessage, Scanner, Sink, Window};
+use crate::scan::{may_hold_candidate, Core, Found, InMessage, Scanner, Sink, Window};
 use crate::source_map::SourceMap;
 use crate::span::Span;
 
@@ -390,6 +390,11 @@ impl<'m> Part<'m> {
             };
             let mut core = Core::starting_at(scanner, offset + from, first_line, line_start);
             return scanner.scan_window(&win, &mut core, &mut placed);
+        }
+        // Most header fields with a `:` hold only times (`Date`,
+        // `Received`): no scan is started for them.
+        if !may_hold_candidate(&self.text) {
+            return Ok(true);
         }
         let win = Window {
             hay: &self.text,
