@@ -110,7 +110,7 @@ fn bench(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(hay.len() as u64));
         group.sample_size(10);
         let id = |what: &str| BenchmarkId::new(what, hay.len());
-        group.bench_function(id("starts-memchr"), |b| {
+        group.bench_function(id("starts-core"), |b| {
             b.iter(|| {
                 let (mut n, mut at) = (0, 0);
                 while let Some(colon) = colons.next(&hay, at) {

@@ -120,8 +120,8 @@ impl Message {
     }
 
     /// Hands each part (see [`Message::parts`]) to `out` as it is found,
-    /// until `out` returns false; without the header fields that hold no
-    /// `:` unless `all_fields`.
+    /// until `out` returns false; without the header fields that cannot
+    /// hold a candidate ([`may_hold_candidate`]) unless `all_fields`.
     fn each_part<'m>(&'m self, all_fields: bool, out: &mut dyn FnMut(Part<'m>) -> bool) {
         let mut parts = Parts {
             message: self,
@@ -167,7 +167,7 @@ impl Message {
     ) -> io::Result<bool> {
         let mut lines = Lines::start(self, scanner.counts_lines());
         let mut outcome = Ok(true);
-        // A field without a `:` is not scanned (see `Part::scan_into`).
+        // A field that cannot hold a candidate is not made a part.
         self.each_part(false, &mut |part| {
             outcome = match part.warning {
                 Some(warning) => sink.warning(self.line(), warning),
@@ -391,11 +391,6 @@ impl<'m> Part<'m> {
             let mut core = Core::starting_at(scanner, offset + from, first_line, line_start);
             return scanner.scan_window(&win, &mut core, &mut placed);
         }
-        // Most header fields with a `:` hold only times (`Date`,
-        // `Received`): no scan is started for them.
-        if !may_hold_candidate(&self.text) {
-            return Ok(true);
-        }
         let win = Window {
             hay: &self.text,
             offset: 0,
@@ -474,7 +469,8 @@ struct Parts<'m, 'o> {
     out: &'o mut dyn FnMut(Part<'m>) -> bool,
     /// False once `out` wanted no more: the rest is not read.
     wanted: bool,
-    /// False when the header fields without a `:` are left out.
+    /// False when the header fields that cannot hold a candidate are left
+    /// out.
     all_fields: bool,
     /// Where the body starts in the message, and the transfer encoding its
     /// header names (read by the MIME parser as sent; see [`mime`]).
@@ -594,7 +590,10 @@ impl<'m> Parts<'m, '_> {
     /// Each header field's value, as it is.
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
         for field in &head.fields {
-            if !self.all_fields && memchr::memchr(b':', field.value).is_none() {
+            // A field whose every `:` fails the core's test (most hold
+            // none, or only times: `Date`, `Received`) holds nothing to
+            // report: no part is made of it.
+            if !self.all_fields && !may_hold_candidate(field.value) {
                 continue;
             }
             let Some(at) = offset_within(frame.raw(), field.value) else {
