@@ -155,15 +155,17 @@ impl Message {
     ///
     /// The first error `sink` returns.
     pub fn scan<S: Sink>(&self, scanner: &Scanner, mut sink: S) -> io::Result<bool> {
-        self.scan_into(scanner, &mut sink)
+        self.scan_into(scanner, &mut sink, &mut String::new())
     }
 
     /// [`Message::scan`], into a sink the caller keeps. Each part is
-    /// scanned as soon as it is found, and dropped.
+    /// scanned as soon as it is found, and dropped. `label` is a buffer
+    /// for the labels of the parts, kept from message to message.
     pub(super) fn scan_into<S: Sink + ?Sized>(
         &self,
         scanner: &Scanner,
         sink: &mut S,
+        label: &mut String,
     ) -> io::Result<bool> {
         let mut lines = Lines::start(self, scanner.counts_lines());
         let mut outcome = Ok(true);
@@ -175,7 +177,7 @@ impl Message {
             }
             .and_then(|go| {
                 if go {
-                    part.scan_into(scanner, sink, &mut lines)
+                    part.scan_into(scanner, sink, &mut lines, label)
                 } else {
                     Ok(false)
                 }
@@ -301,6 +303,19 @@ impl Label<'_> {
             Label::Type(mime) => Cow::Borrowed(mime),
         }
     }
+
+    /// Writes [`Label::text`] into `out`, in place of what it held (a
+    /// buffer kept from part to part: no allocation per part).
+    fn write_into(&self, out: &mut String) {
+        out.clear();
+        match self {
+            Label::Header(name) if !name.is_empty() => {
+                out.push_str("header:");
+                out.push_str(&String::from_utf8_lossy(name));
+            }
+            _ => out.push_str(&self.text()),
+        }
+    }
 }
 
 /// One text of a message to scan: a header field's value, a decoded body
@@ -352,16 +367,18 @@ impl<'m> Part<'m> {
             scanner,
             &mut sink,
             &mut Lines::start(self.message, scanner.counts_lines()),
+            &mut String::new(),
         )
     }
 
     /// [`Part::scan`], into a sink the caller keeps, counting lines with
-    /// `lines`.
+    /// `lines`; the part's label is written into `label` for its first URI.
     fn scan_into<S: Sink + ?Sized>(
         &self,
         scanner: &Scanner,
         sink: &mut S,
         lines: &mut Lines,
+        label: &mut String,
     ) -> io::Result<bool> {
         // Every candidate the scanner reads starts at the `:` after its
         // scheme: a text without one holds nothing to report (most header
@@ -371,7 +388,8 @@ impl<'m> Part<'m> {
         }
         let mut placed = Placed {
             part: self,
-            label: None,
+            label,
+            labelled: false,
             sink,
             lines,
         };
@@ -413,8 +431,9 @@ impl<'m> Part<'m> {
 /// in the input.
 struct Placed<'p, 'm, S: ?Sized> {
     part: &'p Part<'m>,
-    /// The part's label, made for the first URI found.
-    label: Option<Cow<'p, str>>,
+    /// The part's label, written for the first URI found (`labelled`).
+    label: &'p mut String,
+    labelled: bool,
     sink: &'p mut S,
     lines: &'p mut Lines,
 }
@@ -442,11 +461,14 @@ impl<S: Sink + ?Sized> Sink for Placed<'_, '_, S> {
         } else {
             (line, column)
         };
-        let part = self.label.get_or_insert_with(|| self.part.label.text());
+        if !self.labelled {
+            self.part.label.write_into(self.label);
+            self.labelled = true;
+        }
         let in_message = InMessage {
             message_id: self.part.message_id.map(Cow::Borrowed),
             message_line: self.part.message.line(),
-            part: Cow::Borrowed(part),
+            part: Cow::Borrowed(self.label.as_str()),
         };
         self.sink
             .found(&found.placed(span, line, column, Some(in_message)))
@@ -696,10 +718,17 @@ impl<'m> Parts<'m, '_> {
                     } else {
                         ct.ctype()
                     };
-                    Label::Type(match ct.subtype() {
-                        Some(sub) => format!("{ctype}/{sub}").to_ascii_lowercase(),
-                        None => ctype.to_ascii_lowercase(),
-                    })
+                    match ct.subtype() {
+                        // The usual one, without a string of its own.
+                        Some(sub)
+                            if ctype.eq_ignore_ascii_case("text")
+                                && sub.eq_ignore_ascii_case("plain") =>
+                        {
+                            Label::Named("text/plain")
+                        }
+                        Some(sub) => Label::Type(format!("{ctype}/{sub}").to_ascii_lowercase()),
+                        None => Label::Type(ctype.to_ascii_lowercase()),
+                    }
                 }
                 None => Label::Named("text/plain"),
             }

@@ -164,8 +164,9 @@ fn scan_each<R: Read, S: Sink>(
     messages: &mut Messages<R>,
     sink: &mut S,
 ) -> std::io::Result<()> {
+    let mut label = String::new();
     for message in messages {
-        if !message?.scan_into(scanner, sink)? {
+        if !message?.scan_into(scanner, sink, &mut label)? {
             break;
         }
     }
