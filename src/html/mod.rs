@@ -16,6 +16,8 @@ use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use memchr::memchr2;
 
 use crate::reading::{Reading, Reference};
+
+mod plain;
 use crate::span::Span;
 
 /// What is done with the attributes that name links (`href`, `src`, …).
@@ -38,31 +40,57 @@ pub(crate) enum LinkAttributes {
 /// [`Reading::base`], and the text of `<code>` and `<pre>` is marked as
 /// code.
 pub(crate) fn read(html: &[u8], at: usize, mode: LinkAttributes) -> Reading {
-    let mut reader = Reader {
-        html,
-        at,
-        mode,
-        values: Reading::default(),
-        text: Reading {
-            text: Vec::with_capacity(html.len()),
-            ..Reading::default()
-        },
-        tag: Vec::new(),
-        attribute: Vec::new(),
-        raw_text: false,
-        code_depth: 0,
-        anchor: None,
-        token: Token::default(),
-    };
-    // Reading a slice never fails.
-    let _ = Tokenizer::new_with_emitter(html, &mut reader).finish();
-    if reader.values.text.is_empty() {
-        return reader.text;
+    let mut reader = Reader::new(html, at, mode);
+    if plain::read(html, &mut reader).is_ok() {
+        let reading = reader.into_reading();
+        // Every test that reads HTML checks the two readers agree.
+        #[cfg(test)]
+        tests::assert_same_as_html5gum(html, at, mode, &reading);
+        return reading;
     }
-    let mut out = reader.values;
-    out.text.reserve_exact(reader.text.text.len());
-    out.append(reader.text);
-    out
+    let mut reader = Reader::new(html, at, mode);
+    read_with_html5gum(html, &mut reader);
+    reader.into_reading()
+}
+
+/// Reads `html` into `reader` with html5gum's tokenizer, which reads any
+/// input.
+fn read_with_html5gum(html: &[u8], reader: &mut Reader<'_>) {
+    // Reading a slice never fails.
+    let _ = Tokenizer::new_with_emitter(html, reader).finish();
+}
+
+impl<'h> Reader<'h> {
+    fn new(html: &'h [u8], at: usize, mode: LinkAttributes) -> Reader<'h> {
+        Reader {
+            html,
+            at,
+            mode,
+            values: Reading::default(),
+            text: Reading {
+                text: Vec::with_capacity(html.len()),
+                ..Reading::default()
+            },
+            tag: Vec::new(),
+            attribute: Vec::new(),
+            raw_text: false,
+            code_depth: 0,
+            anchor: None,
+            token: Token::default(),
+        }
+    }
+
+    /// The values to scan, then the text.
+    fn into_reading(self) -> Reading {
+        let reader = self;
+        if reader.values.text.is_empty() {
+            return reader.text;
+        }
+        let mut out = reader.values;
+        out.text.reserve_exact(reader.text.text.len());
+        out.append(reader.text);
+        out
+    }
 }
 
 /// The tokenizer's events turned into a [`Reading`].
@@ -508,7 +536,7 @@ fn may_hold_links(name: &[u8]) -> bool {
 }
 
 #[cfg(all(test, feature = "mail"))]
-#[path = "../tests/common/standalone.rs"]
+#[path = "../../tests/common/standalone.rs"]
 mod standalone;
 
 #[cfg(test)]
@@ -516,6 +544,35 @@ mod tests {
     #[cfg(feature = "mail")]
     use super::standalone::{crlf, shared};
     use super::*;
+
+    thread_local! {
+        /// How many readings of the plain reader this thread checked.
+        pub(super) static CHECKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Panics unless html5gum reads `html` as `fast`, what the plain
+    /// reader read.
+    pub(super) fn assert_same_as_html5gum(
+        html: &[u8],
+        at: usize,
+        mode: LinkAttributes,
+        fast: &Reading,
+    ) {
+        let mut reader = Reader::new(html, at, mode);
+        read_with_html5gum(html, &mut reader);
+        let slow = reader.into_reading();
+        CHECKED.with(|n| n.set(n.get() + 1));
+        let html = String::from_utf8_lossy(html);
+        assert_eq!(
+            String::from_utf8_lossy(&fast.text),
+            String::from_utf8_lossy(&slow.text),
+            "text of {html:?}"
+        );
+        assert_eq!(fast.map, slow.map, "map of {html:?}");
+        assert_eq!(fast.code, slow.code, "code of {html:?}");
+        assert_eq!(fast.refs, slow.refs, "references of {html:?}");
+        assert_eq!(fast.base, slow.base, "base of {html:?}");
+    }
 
     /// The URIs the scanner finds in what a reader sees of `html`.
     #[cfg(feature = "mail")]

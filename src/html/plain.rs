@@ -1,0 +1,782 @@
+//! A tokenizer for the HTML that mail and documents are mostly written
+//! in, faster than the general one: it calls the [`Reader`]'s emitter
+//! methods as html5gum would, at the same offsets, or gives up.
+//!
+//! It follows the WHATWG tokenization rules, as html5gum does, for text;
+//! start and end tags, their attributes and values (quoted, unquoted,
+//! none; the parse errors that change nothing, such as a missing blank
+//! between attributes, are read through); comments; doctypes; bogus
+//! comments (`<?…>`, `<!…>`, `</1…>`); the raw text of `<style>`,
+//! `<iframe>`, `<xmp>`, `<noembed>`, `<noframe>` and `<noscript>`, and of
+//! `<script>` when it holds no `<!--`; the text of `<title>` and
+//! `<textarea>` (RCDATA); CR LF and CR read as LF; and character
+//! references: numeric ones (with the Windows-1252 reading of U+0080 to
+//! U+009F), and named ones where it can decide them exactly: with a `;`,
+//! the names it knows ([`named`]); without one, the legacy names (the
+//! only ones the standard reads without `;`, [`legacy`]).
+//!
+//! It gives up ([`Unusual`]), having told the reader part of the HTML,
+//! at anything else: a NUL, a named reference with a `;` it does not know
+//! (`&hearts;`, or `&ampx;`, which the standard reads as `&` and `x;`),
+//! `<script>` holding `<!--`, `<plaintext>`, a comment closed abruptly
+//! (`<!-->`, `<!--->`, `--!>`), a tag, comment or doctype the input ends
+//! in. The caller then reads the HTML
+//! again with html5gum. In test builds every HTML read both ways is
+//! compared (`super::tests::assert_same_as_html5gum`).
+
+use html5gum::{Emitter, State};
+use memchr::{memchr, memchr2, memmem};
+
+use super::Reader;
+
+/// What this reader does not read as html5gum would, met in the HTML.
+#[derive(Debug)]
+pub(super) struct Unusual;
+
+/// Reads all of `html` into `r` as html5gum would, ending with its end of
+/// input; or gives up at the first construct it does not know, leaving
+/// `r` in part told.
+pub(super) fn read(html: &[u8], r: &mut Reader<'_>) -> Result<(), Unusual> {
+    if memchr(b'\0', html).is_some() {
+        return Err(Unusual);
+    }
+    let mut em = r;
+    let mut at = 0;
+    let mut state = None;
+    loop {
+        at = match state {
+            None => data(html, at, &mut em)?,
+            Some(State::RawText) => raw(html, at, &mut em, false)?,
+            Some(State::RcData) => raw(html, at, &mut em, true)?,
+            // Script data is raw text up to `</script`, unless it holds
+            // `<!--`, which starts the states that may hide `</script>`.
+            Some(State::ScriptData) if !hides_end_tag(html, at, &em.tag) => {
+                raw(html, at, &mut em, false)?
+            }
+            Some(_) => return Err(Unusual),
+        };
+        if at == html.len() {
+            em.emit_eof();
+            return Ok(());
+        }
+        let (end, next) = markup(html, at, &mut em)?;
+        at = end;
+        state = next;
+    }
+}
+
+/// Reads text from `at`, in the data state, up to the `<` that starts
+/// markup or the end; returns where it stopped.
+fn data(html: &[u8], mut at: usize, em: &mut &mut Reader<'_>) -> Result<usize, Unusual> {
+    em.token.position = at;
+    em.init_string();
+    let mut buf = [0; 4];
+    loop {
+        let Some(i) = memchr2(b'<', b'&', &html[at..]) else {
+            source_text(em, html, at, html.len());
+            return Ok(html.len());
+        };
+        let p = at + i;
+        source_text(em, html, at, p);
+        if html[p] == b'&' {
+            let (decoded, end) = reference(html, p, false, &mut buf)?;
+            text(em, decoded, end);
+            at = end;
+            continue;
+        }
+        match html.get(p + 1) {
+            Some(&c) if c.is_ascii_alphabetic() || c == b'/' || c == b'!' || c == b'?' => {
+                return Ok(p);
+            }
+            // `<` at the end, or before anything else, is text.
+            _ => {
+                text(em, b"<", p + 1);
+                at = p + 1;
+            }
+        }
+    }
+}
+
+/// Reads the raw text (RAWTEXT, or RCDATA when `references`) after the
+/// start tag the reader last told, up to its end tag or the end; returns
+/// where it stopped.
+fn raw(
+    html: &[u8],
+    mut at: usize,
+    em: &mut &mut Reader<'_>,
+    references: bool,
+) -> Result<usize, Unusual> {
+    // The reader's `emit_current_tag` began the string at the tag's end.
+    let name = em.tag.clone();
+    let mut buf = [0; 4];
+    loop {
+        let found = if references {
+            memchr2(b'<', b'&', &html[at..])
+        } else {
+            memchr(b'<', &html[at..])
+        };
+        let Some(i) = found else {
+            source_text(em, html, at, html.len());
+            return Ok(html.len());
+        };
+        let p = at + i;
+        source_text(em, html, at, p);
+        if html[p] == b'&' {
+            let (decoded, end) = reference(html, p, false, &mut buf)?;
+            text(em, decoded, end);
+            at = end;
+            continue;
+        }
+        if ends_raw_text(html, p, &name) {
+            return Ok(p);
+        }
+        text(em, b"<", p + 1);
+        at = p + 1;
+    }
+}
+
+/// Whether the script data from `at` holds a `<!--` before its end tag.
+fn hides_end_tag(html: &[u8], at: usize, name: &[u8]) -> bool {
+    let mut from = at;
+    let end = loop {
+        match memchr(b'<', &html[from..]) {
+            Some(i) if ends_raw_text(html, from + i, name) => break from + i,
+            Some(i) => from += i + 1,
+            None => break html.len(),
+        }
+    };
+    memmem::find(&html[at..end], b"<!--").is_some()
+}
+
+/// Whether `html[at..]` (a `<`) starts the end tag of `name`: `</`, the
+/// name in any case, then a blank, `/` or `>`.
+fn ends_raw_text(html: &[u8], at: usize, name: &[u8]) -> bool {
+    let after = at + 2 + name.len();
+    html.get(at + 1) == Some(&b'/')
+        && html
+            .get(at + 2..after)
+            .is_some_and(|n| n.eq_ignore_ascii_case(name))
+        && matches!(
+            html.get(after),
+            Some(b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>')
+        )
+}
+
+/// Reads the markup at `html[at]` (a `<` before a letter, `/`, `!` or
+/// `?`): a tag, a comment or a doctype. Returns where it ends and the
+/// state the tokenizer goes on in (`None`: data).
+fn markup(
+    html: &[u8],
+    at: usize,
+    em: &mut &mut Reader<'_>,
+) -> Result<(usize, Option<State>), Unusual> {
+    em.token.position = at + 1;
+    em.start_open_tag();
+    match html.get(at + 1) {
+        Some(c) if c.is_ascii_alphabetic() => {
+            em.init_start_tag();
+            tag(html, at + 1, em)
+        }
+        Some(b'/') if html.get(at + 2).is_some_and(u8::is_ascii_alphabetic) => {
+            em.init_end_tag();
+            tag(html, at + 2, em)
+        }
+        Some(b'!') if html[at + 2..].starts_with(b"--") => Ok((comment(html, at + 4, em)?, None)),
+        Some(b'!')
+            if html
+                .get(at + 2..at + 9)
+                .is_some_and(|d| d.eq_ignore_ascii_case(b"doctype")) =>
+        {
+            em.init_doctype();
+            let end = memchr(b'>', &html[at + 9..]).ok_or(Unusual)?;
+            Ok((at + 9 + end + 1, None))
+        }
+        // `</>` is nothing at all.
+        Some(b'/') if html.get(at + 2) == Some(&b'>') => Ok((at + 3, None)),
+        Some(b'/') if at + 2 == html.len() => Err(Unusual),
+        // `<?`, `<!` before anything else (`<![CDATA[` too), `</` before
+        // anything but a letter: a bogus comment, up to the first `>`.
+        Some(b'?' | b'!' | b'/') => {
+            em.init_comment();
+            let end = memchr(b'>', &html[at + 2..]).map_or(html.len(), |i| at + 2 + i + 1);
+            Ok((end, None))
+        }
+        _ => Err(Unusual),
+    }
+}
+
+/// Reads a comment whose text starts at `at` (after `<!--`); returns where
+/// it ends (after `-->`).
+fn comment(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, Unusual> {
+    em.init_comment();
+    let rest = &html[at..];
+    if rest.starts_with(b">") || rest.starts_with(b"->") {
+        return Err(Unusual);
+    }
+    let close = memmem::find(rest, b"-->").ok_or(Unusual)?;
+    if memmem::find(&rest[..close + 3], b"--!>").is_some() {
+        return Err(Unusual);
+    }
+    Ok(at + close + 3)
+}
+
+/// The bytes that end a tag's name or an attribute's name.
+fn ends_name(b: u8) -> bool {
+    is_blank(b) || b == b'/' || b == b'>'
+}
+
+/// The blanks between attributes (CR is read as LF).
+fn is_blank(b: u8) -> bool {
+    matches!(b, b'\t' | b'\n' | b'\x0c' | b'\r' | b' ')
+}
+
+/// Reads a tag whose name starts at `at` (after `<` or `</`), through its
+/// attributes and `>`; returns where it ends and the state the reader
+/// says comes next.
+fn tag(
+    html: &[u8],
+    at: usize,
+    em: &mut &mut Reader<'_>,
+) -> Result<(usize, Option<State>), Unusual> {
+    let len = html[at..]
+        .iter()
+        .position(|&b| ends_name(b))
+        .ok_or(Unusual)?;
+    push_lowercase(&html[at..at + len], |s| em.push_tag_name(s));
+    let mut at = at + len;
+    loop {
+        while html.get(at).is_some_and(|&b| is_blank(b)) {
+            at += 1;
+        }
+        match html.get(at) {
+            None => return Err(Unusual),
+            Some(b'>') => {
+                em.token.position = at + 1;
+                let next = em.emit_current_tag();
+                return Ok((at + 1, next));
+            }
+            // A `/` not before `>` is an error that changes nothing.
+            Some(b'/') if html.get(at + 1) != Some(&b'>') => at += 1,
+            Some(b'/') => {
+                em.set_self_closing();
+                em.token.position = at + 2;
+                let next = em.emit_current_tag();
+                return Ok((at + 2, next));
+            }
+            Some(_) => at = attribute(html, at, em)?,
+        }
+    }
+}
+
+/// Reads the attribute whose name starts at `at`, with its value if it
+/// has one; returns where it ends.
+fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, Unusual> {
+    // A `=` that starts a name is part of it (`"`, `'` and `<` in one are
+    // too, errors that change nothing).
+    let first = usize::from(html[at] == b'=');
+    let len = first
+        + html[at + first..]
+            .iter()
+            .position(|&b| ends_name(b) || b == b'=')
+            .ok_or(Unusual)?;
+    let name = &html[at..at + len];
+    em.init_attribute();
+    push_lowercase(name, |s| em.push_attribute_name(s));
+    let mut at = at + len;
+    while html.get(at).is_some_and(|&b| is_blank(b)) {
+        at += 1;
+    }
+    if html.get(at) != Some(&b'=') {
+        return Ok(at);
+    }
+    at += 1;
+    while html.get(at).is_some_and(|&b| is_blank(b)) {
+        at += 1;
+    }
+    match html.get(at) {
+        Some(&q @ (b'"' | b'\'')) => {
+            let end = value(html, at + 1, em, |b| b == q)?;
+            if html.get(end) != Some(&q) {
+                return Err(Unusual);
+            }
+            // What follows (a blank, `/` or `>`; or, missing the blank, the
+            // next attribute) is read by the tag.
+            Ok(end + 1)
+        }
+        // `=` then `>`: no value.
+        Some(b'>') => Ok(at),
+        None => Err(Unusual),
+        Some(_) => {
+            // Unquoted: up to a blank or `>` (`/`, `"`, `'`, `<`, `=` and
+            // `` ` `` belong to the value).
+            let end = value(html, at, em, |b| is_blank(b) || b == b'>')?;
+            if end == html.len() {
+                return Err(Unusual);
+            }
+            Ok(end)
+        }
+    }
+}
+
+/// Reads an attribute value from `at` up to the first byte for which
+/// `ends` holds (or the end), with its character references; returns
+/// where it stopped.
+fn value(
+    html: &[u8],
+    at: usize,
+    em: &mut &mut Reader<'_>,
+    ends: impl Fn(u8) -> bool,
+) -> Result<usize, Unusual> {
+    em.token.position = at;
+    em.init_attribute_value();
+    let mut buf = [0; 4];
+    let mut piece = at;
+    let mut i = at;
+    while let Some(&b) = html.get(i) {
+        if ends(b) {
+            break;
+        }
+        if b != b'&' {
+            i += 1;
+            continue;
+        }
+        source_value(em, html, piece, i);
+        let (decoded, end) = reference(html, i, true, &mut buf)?;
+        push_value(em, decoded, end);
+        i = end;
+        piece = end;
+    }
+    source_value(em, html, piece, i);
+    Ok(i)
+}
+
+/// Tells the reader the text `html[from..to]` as written, but for line
+/// ends: CR LF and CR are read as LF, as the tokenizer reads them (it
+/// tells the LF of a CR LF with the CR, and reaches past the LF with its
+/// next piece, if only an empty one).
+fn source_text(em: &mut &mut Reader<'_>, html: &[u8], from: usize, to: usize) {
+    each_line_end(html, from, to, |piece, end| text(em, piece, end));
+}
+
+/// [`source_text`] for a piece of an attribute value.
+fn source_value(em: &mut &mut Reader<'_>, html: &[u8], from: usize, to: usize) {
+    each_line_end(html, from, to, |piece, end| push_value(em, piece, end));
+}
+
+/// Hands `html[from..to]` on in pieces, each with where it ends, with
+/// every CR LF and CR as an LF.
+fn each_line_end(html: &[u8], mut from: usize, to: usize, mut piece: impl FnMut(&[u8], usize)) {
+    while let Some(i) = memchr(b'\r', &html[from..to]) {
+        let cr = from + i;
+        piece(&html[from..cr], cr);
+        let end = if html.get(cr + 1) == Some(&b'\n') && cr + 1 < to {
+            cr + 2
+        } else {
+            cr + 1
+        };
+        piece(b"\n", end);
+        from = end;
+    }
+    piece(&html[from..to], to);
+}
+
+/// Tells the reader a piece of text read up to `end`.
+fn text(em: &mut &mut Reader<'_>, piece: &[u8], end: usize) {
+    if !piece.is_empty() {
+        em.token.position = end;
+        em.emit_string(piece);
+    }
+}
+
+/// Tells the reader a piece of an attribute value read up to `end`.
+fn push_value(em: &mut &mut Reader<'_>, piece: &[u8], end: usize) {
+    if !piece.is_empty() {
+        em.token.position = end;
+        em.push_attribute_value(piece);
+    }
+}
+
+/// Hands `name` on in ASCII lower case, as the tokenizer gives names.
+fn push_lowercase(name: &[u8], mut push: impl FnMut(&[u8])) {
+    if !name.iter().any(u8::is_ascii_uppercase) {
+        push(name);
+        return;
+    }
+    for b in name {
+        push(&[b.to_ascii_lowercase()]);
+    }
+}
+
+/// Reads the character reference at `html[at]` (a `&`), in an attribute
+/// value when `in_attribute`: what it stands for (in `buf` when decoded)
+/// and where it ends. A `&` that starts no reference stands for itself.
+fn reference<'a>(
+    html: &'a [u8],
+    at: usize,
+    in_attribute: bool,
+    buf: &'a mut [u8; 4],
+) -> Result<(&'a [u8], usize), Unusual> {
+    match html.get(at + 1) {
+        Some(b'#') => numeric(html, at, buf),
+        Some(c) if c.is_ascii_alphanumeric() => {
+            let start = at + 1;
+            let len = html[start..]
+                .iter()
+                .position(|b| !b.is_ascii_alphanumeric())
+                .unwrap_or(html.len() - start);
+            let word = &html[start..start + len];
+            if html.get(start + len) == Some(&b';') {
+                // The longest name the text may hold is the whole word
+                // with its `;`: known, or unknown to this reader.
+                let c = named(word).ok_or(Unusual)?;
+                return Ok((c.encode_utf8(buf).as_bytes(), start + len + 1));
+            }
+            // Without `;`, only a legacy name can match, the longest that
+            // starts the word.
+            let Some((name_len, c)) = (2..=len.min(LONGEST_LEGACY))
+                .rev()
+                .find_map(|n| legacy(&word[..n]).map(|c| (n, c)))
+            else {
+                return Ok((b"&", at + 1));
+            };
+            let end = start + name_len;
+            let next = html.get(end);
+            if in_attribute && next.is_some_and(|&b| b == b'=' || b.is_ascii_alphanumeric()) {
+                // Historical: `?a=1&copy=2` in a URL is not `©`.
+                return Ok((&html[at..end], end));
+            }
+            Ok((c.encode_utf8(buf).as_bytes(), end))
+        }
+        _ => Ok((b"&", at + 1)),
+    }
+}
+
+/// Reads the numeric reference at `html[at]` (`&#`).
+fn numeric<'a>(
+    html: &'a [u8],
+    at: usize,
+    buf: &'a mut [u8; 4],
+) -> Result<(&'a [u8], usize), Unusual> {
+    let hex = matches!(html.get(at + 2), Some(b'x' | b'X'));
+    let digits_at = at + 2 + usize::from(hex);
+    let radix = if hex { 16 } else { 10 };
+    let mut value: u32 = 0;
+    let mut end = digits_at;
+    while let Some(d) = html.get(end).and_then(|&b| char::from(b).to_digit(radix)) {
+        // Past U+10FFFF the value stays out of range.
+        value = value.saturating_mul(radix).saturating_add(d).min(0x11_0000);
+        end += 1;
+    }
+    if end == digits_at {
+        // No digits: `&#` or `&#x` is text.
+        return Ok((&html[at..digits_at], digits_at));
+    }
+    if html.get(end) == Some(&b';') {
+        end += 1;
+    }
+    let c = match value {
+        0 => char::REPLACEMENT_CHARACTER,
+        // Read as Windows-1252 (the five it leaves undefined stay).
+        0x80..=0x9f => WINDOWS_1252[value as usize - 0x80],
+        v => char::from_u32(v).unwrap_or(char::REPLACEMENT_CHARACTER),
+    };
+    Ok((c.encode_utf8(buf).as_bytes(), end))
+}
+
+/// What a numeric reference to U+0080 to U+009F stands for.
+const WINDOWS_1252: [char; 32] = [
+    '\u{20ac}', '\u{81}', '\u{201a}', '\u{192}', '\u{201e}', '\u{2026}', '\u{2020}', '\u{2021}',
+    '\u{2c6}', '\u{2030}', '\u{160}', '\u{2039}', '\u{152}', '\u{8d}', '\u{17d}', '\u{8f}',
+    '\u{90}', '\u{2018}', '\u{2019}', '\u{201c}', '\u{201d}', '\u{2022}', '\u{2013}', '\u{2014}',
+    '\u{2dc}', '\u{2122}', '\u{161}', '\u{203a}', '\u{153}', '\u{9d}', '\u{17e}', '\u{178}',
+];
+
+/// The longest legacy name (`frac12`, `middot`).
+const LONGEST_LEGACY: usize = 6;
+
+/// The names the standard reads without a `;` too: those of Latin-1
+/// (U+00A0 to U+00FF, in order) and the markup characters.
+const LATIN1: [&str; 96] = [
+    "nbsp", "iexcl", "cent", "pound", "curren", "yen", "brvbar", "sect", "uml", "copy", "ordf",
+    "laquo", "not", "shy", "reg", "macr", "deg", "plusmn", "sup2", "sup3", "acute", "micro",
+    "para", "middot", "cedil", "sup1", "ordm", "raquo", "frac14", "frac12", "frac34", "iquest",
+    "Agrave", "Aacute", "Acirc", "Atilde", "Auml", "Aring", "AElig", "Ccedil", "Egrave", "Eacute",
+    "Ecirc", "Euml", "Igrave", "Iacute", "Icirc", "Iuml", "ETH", "Ntilde", "Ograve", "Oacute",
+    "Ocirc", "Otilde", "Ouml", "times", "Oslash", "Ugrave", "Uacute", "Ucirc", "Uuml", "Yacute",
+    "THORN", "szlig", "agrave", "aacute", "acirc", "atilde", "auml", "aring", "aelig", "ccedil",
+    "egrave", "eacute", "ecirc", "euml", "igrave", "iacute", "icirc", "iuml", "eth", "ntilde",
+    "ograve", "oacute", "ocirc", "otilde", "ouml", "divide", "oslash", "ugrave", "uacute", "ucirc",
+    "uuml", "yacute", "thorn", "yuml",
+];
+
+/// The character of a legacy name, which the standard reads with or
+/// without a `;`.
+fn legacy(name: &[u8]) -> Option<char> {
+    let c = match name {
+        b"amp" | b"AMP" => '&',
+        b"lt" | b"LT" => '<',
+        b"gt" | b"GT" => '>',
+        b"quot" | b"QUOT" => '"',
+        b"COPY" => '\u{a9}',
+        b"REG" => '\u{ae}',
+        _ => {
+            let i = LATIN1.iter().position(|n| n.as_bytes() == name)?;
+            char::from(0xa0 + i as u8)
+        }
+    };
+    Some(c)
+}
+
+/// The character of the reference `&name;`, for the legacy names and the
+/// others mail writes most; `None` for the rest of the standard's 2,231
+/// names, which this reader leaves to html5gum.
+fn named(name: &[u8]) -> Option<char> {
+    if let Some(c) = legacy(name) {
+        return Some(c);
+    }
+    Some(match name {
+        b"apos" => '\'',
+        b"ensp" => '\u{2002}',
+        b"emsp" => '\u{2003}',
+        b"thinsp" => '\u{2009}',
+        b"zwnj" => '\u{200c}',
+        b"zwj" => '\u{200d}',
+        b"lrm" => '\u{200e}',
+        b"rlm" => '\u{200f}',
+        b"ndash" => '\u{2013}',
+        b"mdash" => '\u{2014}',
+        b"lsquo" => '\u{2018}',
+        b"rsquo" => '\u{2019}',
+        b"sbquo" => '\u{201a}',
+        b"ldquo" => '\u{201c}',
+        b"rdquo" => '\u{201d}',
+        b"bdquo" => '\u{201e}',
+        b"dagger" => '\u{2020}',
+        b"Dagger" => '\u{2021}',
+        b"bull" => '\u{2022}',
+        b"hellip" => '\u{2026}',
+        b"permil" => '\u{2030}',
+        b"lsaquo" => '\u{2039}',
+        b"rsaquo" => '\u{203a}',
+        b"euro" => '\u{20ac}',
+        b"trade" => '\u{2122}',
+        b"larr" => '\u{2190}',
+        b"rarr" => '\u{2192}',
+        b"OElig" => '\u{152}',
+        b"oelig" => '\u{153}',
+        b"Scaron" => '\u{160}',
+        b"scaron" => '\u{161}',
+        b"Yuml" => '\u{178}',
+        b"fnof" => '\u{192}',
+        b"circ" => '\u{2c6}',
+        b"tilde" => '\u{2dc}',
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::CHECKED;
+    use super::super::{read as read_html, LinkAttributes, Reader};
+    use super::*;
+
+    /// Reads `html` both ways (`read_html` checks that html5gum agrees
+    /// whenever the plain reader reads it); returns whether the plain
+    /// reader did.
+    fn check(html: &[u8]) -> bool {
+        let before = CHECKED.with(|n| n.get());
+        for mode in MODES {
+            read_html(html, 7, mode);
+        }
+        let read = CHECKED.with(|n| n.get()) - before;
+        assert!(read == 0 || read == MODES.len());
+        read > 0
+    }
+
+    #[cfg(feature = "mail")]
+    const MODES: [LinkAttributes; 2] = [LinkAttributes::Scanned, LinkAttributes::Named];
+    #[cfg(not(feature = "mail"))]
+    const MODES: [LinkAttributes; 1] = [LinkAttributes::Named];
+
+    /// Every reference this reader decodes, in text and in attribute
+    /// values, with and without `;` and before `=` and letters: the tables
+    /// (legacy names, the other names, Windows-1252) against html5gum's.
+    #[test]
+    fn references_are_read_as_html5gum_reads_them() {
+        let mut names: Vec<&str> = LATIN1.to_vec();
+        names.extend([
+            "amp", "AMP", "lt", "LT", "gt", "GT", "quot", "QUOT", "COPY", "REG",
+        ]);
+        let others = "apos ensp emsp thinsp zwnj zwj lrm rlm ndash mdash lsquo rsquo sbquo \
+                      ldquo rdquo bdquo dagger Dagger bull hellip permil lsaquo rsaquo euro \
+                      trade larr rarr OElig oelig Scaron scaron Yuml fnof circ tilde";
+        let mut html = String::new();
+        for name in &names {
+            assert!(legacy(name.as_bytes()).is_some(), "{name}");
+            for form in ["&N", "&N;", "&Nx", "&N=", "&N1", "&N."] {
+                let r = form.replace('N', name);
+                html += &format!("<p>{r} <a title=\"{r}\" href='{r}' alt={r}>{r}</a>\n");
+            }
+        }
+        for name in others.split(' ') {
+            assert!(named(name.as_bytes()).is_some(), "{name}");
+            html += &format!("<p>&{name}; <a title=\"&{name};\" alt=&{name};>\n");
+        }
+        for n in (0..0x200).chain([
+            0xd7ff,
+            0xd800,
+            0xdfff,
+            0xfffe,
+            0x10ffff,
+            0x110000,
+            0x7fff_ffff,
+        ]) {
+            html += &format!("&#{n};&#{n} &#x{n:x};&#X{n:X}a<a title='&#{n}=&#x{n:x};'>\n");
+        }
+        html += "&# &#; &#x; &#xg; &#a; &; & &&amp; &9 a&b=c <a href=\"?a=1&b=2&copy=3&not;\">";
+        assert!(check(html.as_bytes()), "the plain reader gave up");
+        // Named references it does not know, with `;`: left to html5gum.
+        assert!(!check(b"&hearts; &ampx; &notin;"));
+    }
+
+    /// Markup made of the pieces that change how a tokenizer reads, at
+    /// random: whatever the plain reader reads, html5gum reads alike.
+    #[test]
+    fn generated_markup_is_read_as_html5gum_reads_it() {
+        const PIECES: &[&str] = &[
+            "<",
+            ">",
+            "</",
+            "/>",
+            "/",
+            "=",
+            "\"",
+            "'",
+            "`",
+            "!",
+            "?",
+            "-",
+            "--",
+            "-->",
+            "--!>",
+            "<!--",
+            "<!-->",
+            "<!DOCTYPE html>",
+            "<![CDATA[",
+            "&",
+            "&amp;",
+            "&amp",
+            "&not",
+            "&notit;",
+            "&#58;",
+            "&#x3a",
+            "&#150;",
+            "&copy=",
+            "&hearts;",
+            "a",
+            "B",
+            "p",
+            "href",
+            "src",
+            "title",
+            "style",
+            "script",
+            "textarea",
+            "xmp",
+            "plaintext",
+            "code",
+            "a href",
+            "http://x.org/",
+            ":",
+            " ",
+            "\t",
+            "\n",
+            "\r",
+            "\r\n",
+            "\x0c",
+            "é",
+            "\u{a0}",
+            "<p>",
+            "</p>",
+            "<a href=\"",
+            "<style>",
+            "</style>",
+            "<title>",
+            "</title>",
+            "<script>",
+            "</script>",
+            "<base href=",
+            "<meta content=\"0; url=",
+            "\0",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut read = 0;
+        let cases = 20_000;
+        for _ in 0..cases {
+            let len = next() % 24;
+            let html: String = (0..len)
+                .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                .collect();
+            read += usize::from(check(html.as_bytes()));
+        }
+        // The check above is only as good as the share the plain reader
+        // reads.
+        assert!(read > cases / 5, "the plain reader read {read} of {cases}");
+    }
+
+    /// The HTML parts of the shared mail archives, read as mail mode reads
+    /// them: every one the plain reader reads, html5gum reads alike, and it
+    /// reads nearly all.
+    #[test]
+    #[cfg(feature = "mail")]
+    fn the_shared_mail_archives_html_is_read_as_html5gum_reads_it() {
+        use super::super::standalone::shared;
+        let Some(mail) = shared("corpus/mail") else {
+            return;
+        };
+        let before = CHECKED.with(|n| n.get());
+        let mut dirs = vec![mail];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    let file = std::fs::File::open(&path).unwrap();
+                    crate::mail::scan_mail(&crate::Scanner::new(), file, |_: &crate::Found<'_>| {
+                        Ok(true)
+                    })
+                    .unwrap();
+                }
+            }
+        }
+        let read = CHECKED.with(|n| n.get()) - before;
+        assert!(read > 1_500, "the plain reader read {read} HTML parts");
+    }
+
+    #[test]
+    fn gives_up_where_it_does_not_know() {
+        for html in [
+            "a\0b",
+            "<script><!--</script>-->",
+            "<plaintext>x",
+            "<!-->",
+            "<!-- a --!>",
+            "<a href='x",
+            "<a",
+            "<!-- a",
+            "<!DOCTYPE",
+            "</",
+            "&frac;",
+        ] {
+            let mut reader = Reader::new(html.as_bytes(), 0, MODES[0]);
+            assert!(read(html.as_bytes(), &mut reader).is_err(), "{html:?}");
+        }
+    }
+}
