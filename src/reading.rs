@@ -82,6 +82,16 @@ impl Reading {
     /// `source` (written at offset `src`), as [`Reading::aligned`] does.
     pub fn align_appended(&mut self, start: usize, source: &[u8], src: usize) {
         let Reading { text, map, .. } = self;
+        // Most text comes out as it was written: one copy, as `align`
+        // finds it (a `&` there may be a reference that decoded to
+        // itself, which `align` weighs).
+        if text[start..] == *source && memchr::memchr(b'&', source).is_none() {
+            crate::work::examined(source.len());
+            if !source.is_empty() {
+                map.copied(start, src);
+            }
+            return;
+        }
         align(&text[start..], source, |piece| match piece {
             Piece::Copied { out, from } if !out.is_empty() => {
                 map.copied(start + out.start, src + from);
