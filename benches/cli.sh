@@ -86,21 +86,30 @@ import json, sys
 tmp, mail_bytes = sys.argv[1], int(sys.argv[2])
 def medians(name):
     return [r["median"] for r in json.load(open(f"{tmp}/{name}.json"))["results"]]
+def mins(name):
+    return [r["min"] for r in json.load(open(f"{tmp}/{name}.json"))["results"]]
 def goal(text, ok, figure):
     print(f"{'met ' if ok else 'MISS'}  {text}: {figure}")
+# The fastest runs' ratio beside each 2-thread goal: the medians carry the
+# machine's interference (a shared VM: the same run's CPU time moves by
+# half from one run to the next), the fastest runs show the code with the
+# least of it. The goals are judged on the medians.
+def best(name):
+    j1, j2 = mins(name)[:2]
+    return f" (fastest runs: {j1 / j2:.2f}x)"
 one_after, at_once = medians("ceiling")
 print(f"the machine: two -j1 processes on the corpus's halves, at once against one after the other: "
-      f"{one_after / at_once:.2f}x (what two cores give to work sharing nothing)")
+      f"{one_after / at_once:.2f}x (what two cores give to work sharing nothing){best('ceiling')}")
 for name, what in [("log", "206 MB log"), ("concatenated", "168 MB corpus concatenated")]:
     j1, j2, rg = medians(name)
     goal(f"{what}: -j2 at least 1.8x -j1", j1 / j2 >= 1.8,
-         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x")
+         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x{best(name)}")
     goal(f"{what}: -j2 ahead of rg -j2 -o URL-regex", j2 < rg,
          f"{j2*1e3:.0f} ms against {rg*1e3:.0f} ms, {rg/j2:.2f}x")
 for name, what in [("tree-text", "corpus tree, --no-mail"), ("tree-mail", "corpus tree, mail mode")]:
     j1, j2 = medians(name)
     goal(f"{what}: -j2 at least 1.8x -j1", j1 / j2 >= 1.8,
-         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x")
+         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x{best(name)}")
 mail, text = medians("mail")
 rate = mail_bytes / mail / 1e6
 goal("mail mode, one thread, over the mail archives: 500 MB/s or more", rate >= 500,
