@@ -156,10 +156,7 @@ fn ends_raw_text(html: &[u8], at: usize, name: &[u8]) -> bool {
         && html
             .get(at + 2..after)
             .is_some_and(|n| n.eq_ignore_ascii_case(name))
-        && matches!(
-            html.get(after),
-            Some(b'\t' | b'\n' | b'\x0c' | b'\r' | b' ' | b'/' | b'>')
-        )
+        && html.get(after).is_some_and(|&b| ends_name(b))
 }
 
 /// Reads the markup at `html[at]` (a `<` before a letter, `/`, `!` or
