@@ -67,34 +67,13 @@ pub(super) fn read(html: &[u8], r: &mut Reader<'_>) -> Result<(), Unusual> {
 
 /// Reads text from `at`, in the data state, up to the `<` that starts
 /// markup or the end; returns where it stopped.
-fn data(html: &[u8], mut at: usize, em: &mut &mut Reader<'_>) -> Result<usize, Unusual> {
+fn data(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, Unusual> {
     em.token.position = at;
     em.init_string();
-    let mut buf = [0; 4];
-    loop {
-        let Some(i) = memchr2(b'<', b'&', &html[at..]) else {
-            source_text(em, html, at, html.len());
-            return Ok(html.len());
-        };
-        let p = at + i;
-        source_text(em, html, at, p);
-        if html[p] == b'&' {
-            let (decoded, end) = reference(html, p, false, &mut buf)?;
-            text(em, decoded, end);
-            at = end;
-            continue;
-        }
-        match html.get(p + 1) {
-            Some(&c) if c.is_ascii_alphabetic() || c == b'/' || c == b'!' || c == b'?' => {
-                return Ok(p);
-            }
-            // `<` at the end, or before anything else, is text.
-            _ => {
-                text(em, b"<", p + 1);
-                at = p + 1;
-            }
-        }
-    }
+    text_run(html, at, em, true, |p| {
+        html.get(p + 1)
+            .is_some_and(|&c| c.is_ascii_alphabetic() || matches!(c, b'/' | b'!' | b'?'))
+    })
 }
 
 /// Reads the raw text (RAWTEXT, or RCDATA when `references`) after the
@@ -102,12 +81,25 @@ fn data(html: &[u8], mut at: usize, em: &mut &mut Reader<'_>) -> Result<usize, U
 /// where it stopped.
 fn raw(
     html: &[u8],
-    mut at: usize,
+    at: usize,
     em: &mut &mut Reader<'_>,
     references: bool,
 ) -> Result<usize, Unusual> {
     // The reader's `emit_current_tag` began the string at the tag's end.
     let name = em.tag.clone();
+    text_run(html, at, em, references, |p| ends_raw_text(html, p, &name))
+}
+
+/// Reads text from `at` up to the first `<` at which `starts_markup`
+/// holds, or the end, with its character references when `references`;
+/// returns where it stopped. Any other `<` is text.
+fn text_run(
+    html: &[u8],
+    mut at: usize,
+    em: &mut &mut Reader<'_>,
+    references: bool,
+    starts_markup: impl Fn(usize) -> bool,
+) -> Result<usize, Unusual> {
     let mut buf = [0; 4];
     loop {
         let found = if references {
@@ -127,7 +119,7 @@ fn raw(
             at = end;
             continue;
         }
-        if ends_raw_text(html, p, &name) {
+        if starts_markup(p) {
             return Ok(p);
         }
         text(em, b"<", p + 1);
