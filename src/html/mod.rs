@@ -1,7 +1,9 @@
-//! What an HTML text says to a reader, as an HTML tokenizer
-//! ([`html5gum`], which follows the WHATWG tokenization rules) reads it:
-//! its attribute values and its text, with character references decoded by
-//! the standard's rules, and each byte mapped back to where it was written.
+//! What an HTML text says to a reader, as an HTML tokenizer following the
+//! WHATWG tokenization rules reads it: its attribute values and its text,
+//! with character references decoded by the standard's rules, and each
+//! byte mapped back to where it was written. The tokenizer is
+//! `plain.rs`'s for the markup it knows (nearly all there is), and
+//! [`html5gum`]'s for the rest; both tell the same emitter, `Reader`.
 //!
 //! Mail's HTML parts and HTML documents (and the HTML inside Markdown)
 //! are read here. Comments, `<script>` and `<style>` are left out: a
@@ -16,9 +18,9 @@ use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use memchr::memchr2;
 
 use crate::reading::{Reading, Reference};
+use crate::span::Span;
 
 mod plain;
-use crate::span::Span;
 
 /// What is done with the attributes that name links (`href`, `src`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,13 +84,12 @@ impl<'h> Reader<'h> {
 
     /// The values to scan, then the text.
     fn into_reading(self) -> Reading {
-        let reader = self;
-        if reader.values.text.is_empty() {
-            return reader.text;
+        if self.values.text.is_empty() {
+            return self.text;
         }
-        let mut out = reader.values;
-        out.text.reserve_exact(reader.text.text.len());
-        out.append(reader.text);
+        let mut out = self.values;
+        out.text.reserve_exact(self.text.text.len());
+        out.append(self.text);
         out
     }
 }

@@ -299,7 +299,11 @@ impl Label<'_> {
         match self {
             Label::Named(name) => Cow::Borrowed(name),
             Label::Header(name) if name.is_empty() => Cow::Borrowed("header"),
-            Label::Header(name) => Cow::Owned(format!("header:{}", String::from_utf8_lossy(name))),
+            Label::Header(_) => {
+                let mut text = String::new();
+                self.write_into(&mut text);
+                Cow::Owned(text)
+            }
             Label::Type(mime) => Cow::Borrowed(mime),
         }
     }
@@ -313,6 +317,7 @@ impl Label<'_> {
                 out.push_str("header:");
                 out.push_str(&String::from_utf8_lossy(name));
             }
+            // Text of its own, never written into `out`.
             _ => out.push_str(&self.text()),
         }
     }
