@@ -785,6 +785,7 @@ impl<R: Read> Read for DecodeReader<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::standalone::Rng;
 
     fn decoding(label: &str, input: &[u8]) -> Decoding {
         TextEncoding::for_label(label)
@@ -973,23 +974,17 @@ mod tests {
     /// bytes one at a time) and Big5's two-character ones included.
     #[test]
     fn runs_decoded_at_once_are_placed_as_bytes_fed_one_at_a_time() {
-        let mut seed = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Rng(0x2545_F491_4F6C_DD1D);
         for encoding in [SHIFT_JIS, EUC_JP, EUC_KR, BIG5, GBK, GB18030] {
             let (sample, _, _) = encoding.encode("日本語 http://a.example/ 한국 中文 ｶﾀ €\n");
             let mut input = Vec::new();
             for _ in 0..3000 {
-                match next() % 4 {
+                match rng.below(4) {
                     0 => input.extend_from_slice(&sample),
                     1 => input.extend_from_slice(b" http://x.example/ "),
                     // Big5's two-character sequence; a lead byte before ASCII.
                     2 => input.extend_from_slice(b"\x88\x62\x81a"),
-                    _ => input.extend((0..next() % 6).map(|_| 0x80 | next() as u8)),
+                    _ => input.extend((0..rng.below(6)).map(|_| 0x80 | rng.next() as u8)),
                 }
             }
             let reference = |input: &[u8], piece| {

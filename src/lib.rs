@@ -93,6 +93,10 @@ mod reading;
 #[cfg(any(feature = "mail", feature = "docs", feature = "encoding"))]
 mod source_map;
 mod span;
+#[cfg(test)]
+#[path = "../tests/common/standalone.rs"]
+#[allow(dead_code)] // each feature set's unit tests use some of them
+mod standalone;
 mod work;
 
 #[cfg(feature = "docs")]

@@ -9,7 +9,7 @@ mod common;
 
 use std::io::{self, Read};
 
-use common::{Dir, TestCommand};
+use common::{Dir, Rng, TestCommand};
 
 use uriscan::{Found, Scanner};
 
@@ -32,22 +32,6 @@ impl Known {
             line: f.line(),
             column: f.column(),
         }
-    }
-}
-
-/// xorshift64: deterministic and dependency-free.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
     }
 }
 

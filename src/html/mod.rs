@@ -536,15 +536,11 @@ fn may_hold_links(name: &[u8]) -> bool {
     !name.starts_with(b"xmlns") && !name.starts_with(b"on")
 }
 
-#[cfg(all(test, feature = "mail"))]
-#[path = "../../tests/common/standalone.rs"]
-mod standalone;
-
 #[cfg(test)]
 mod tests {
-    #[cfg(feature = "mail")]
-    use super::standalone::{crlf, shared};
     use super::*;
+    #[cfg(feature = "mail")]
+    use crate::standalone::{crlf, shared};
 
     thread_local! {
         /// How many readings of the plain reader this thread checked.

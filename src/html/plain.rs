@@ -568,6 +568,7 @@ mod tests {
     use super::super::tests::CHECKED;
     use super::super::{read as read_html, LinkAttributes, Reader};
     use super::*;
+    use crate::standalone::Rng;
 
     /// Reads `html` both ways (`read_html` checks that html5gum agrees
     /// whenever the plain reader reads it); returns whether the plain
@@ -698,19 +699,13 @@ mod tests {
             "<meta content=\"0; url=",
             "\0",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
         let mut read = 0;
         let cases = 20_000;
         for _ in 0..cases {
-            let len = next() % 24;
+            let len = rng.below(24);
             let html: String = (0..len)
-                .map(|_| PIECES[(next() % PIECES.len() as u64) as usize])
+                .map(|_| PIECES[rng.below(PIECES.len() as u64) as usize])
                 .collect();
             read += usize::from(check(html.as_bytes()));
         }
@@ -725,7 +720,7 @@ mod tests {
     #[test]
     #[cfg(feature = "mail")]
     fn the_shared_mail_archives_html_is_read_as_html5gum_reads_it() {
-        use super::super::standalone::shared;
+        use crate::standalone::shared;
         let Some(mail) = shared("corpus/mail") else {
             return;
         };

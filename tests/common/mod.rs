@@ -12,7 +12,7 @@ use std::time::{Duration, Instant};
 mod standalone;
 // Not every test crate that includes `common` uses them.
 #[allow(unused_imports)]
-pub use standalone::{crlf, shared};
+pub use standalone::{crlf, shared, Rng};
 
 /// Everything `scan_reader` finds in `text` with reads of `read_size`
 /// bytes, owned, for comparisons with the slice iterator.

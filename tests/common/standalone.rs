@@ -38,3 +38,20 @@ pub fn crlf(text: &[u8]) -> Vec<u8> {
     }
     out
 }
+
+/// xorshift64: a deterministic, dependency-free source of test inputs.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A number below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
