@@ -84,8 +84,9 @@ impl Reading {
         let Reading { text, map, .. } = self;
         // Most text comes out as it was written: one copy, as `align`
         // finds it (a `&` there may be a reference that decoded to
-        // itself, which `align` weighs).
-        if text[start..] == *source && memchr::memchr(b'&', source).is_none() {
+        // itself, which `align` weighs; tested first, so that text with
+        // references is compared once, by `align`).
+        if memchr::memchr(b'&', source).is_none() && text[start..] == *source {
             crate::work::examined(source.len());
             if !source.is_empty() {
                 map.copied(start, src);
