@@ -723,17 +723,10 @@ impl<'m> Parts<'m, '_> {
                     } else {
                         ct.ctype()
                     };
-                    match ct.subtype() {
-                        // The usual one, without a string of its own.
-                        Some(sub)
-                            if ctype.eq_ignore_ascii_case("text")
-                                && sub.eq_ignore_ascii_case("plain") =>
-                        {
-                            Label::Named("text/plain")
-                        }
-                        Some(sub) => Label::Type(format!("{ctype}/{sub}").to_ascii_lowercase()),
-                        None => Label::Type(ctype.to_ascii_lowercase()),
-                    }
+                    Label::Type(match ct.subtype() {
+                        Some(sub) => format!("{ctype}/{sub}").to_ascii_lowercase(),
+                        None => ctype.to_ascii_lowercase(),
+                    })
                 }
                 None => Label::Named("text/plain"),
             }
