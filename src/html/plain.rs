@@ -108,21 +108,21 @@ fn text_run(
             memchr(b'<', &html[at..])
         };
         let Some(i) = found else {
-            source_text(em, html, at, html.len());
+            tell_written(em, Target::Text, html, at, html.len());
             return Ok(html.len());
         };
         let p = at + i;
-        source_text(em, html, at, p);
+        tell_written(em, Target::Text, html, at, p);
         if html[p] == b'&' {
             let (decoded, end) = reference(html, p, false, &mut buf)?;
-            text(em, decoded, end);
+            tell(em, Target::Text, decoded, end);
             at = end;
             continue;
         }
         if starts_markup(p) {
             return Ok(p);
         }
-        text(em, b"<", p + 1);
+        tell(em, Target::Text, b"<", p + 1);
         at = p + 1;
     }
 }
@@ -329,59 +329,52 @@ fn value(
             i += 1;
             continue;
         }
-        source_value(em, html, piece, i);
+        tell_written(em, Target::Value, html, piece, i);
         let (decoded, end) = reference(html, i, true, &mut buf)?;
-        push_value(em, decoded, end);
+        tell(em, Target::Value, decoded, end);
         i = end;
         piece = end;
     }
-    source_value(em, html, piece, i);
+    tell_written(em, Target::Value, html, piece, i);
     Ok(i)
 }
 
-/// Tells the reader the text `html[from..to]` as written, but for line
-/// ends: CR LF and CR are read as LF, as the tokenizer reads them (it
-/// tells the LF of a CR LF with the CR, and reaches past the LF with its
-/// next piece, if only an empty one).
-fn source_text(em: &mut &mut Reader<'_>, html: &[u8], from: usize, to: usize) {
-    each_line_end(html, from, to, |piece, end| text(em, piece, end));
+/// What a piece read is part of: the text, or the attribute value being
+/// read.
+#[derive(Clone, Copy)]
+enum Target {
+    Text,
+    Value,
 }
 
-/// [`source_text`] for a piece of an attribute value.
-fn source_value(em: &mut &mut Reader<'_>, html: &[u8], from: usize, to: usize) {
-    each_line_end(html, from, to, |piece, end| push_value(em, piece, end));
-}
-
-/// Hands `html[from..to]` on in pieces, each with where it ends, with
-/// every CR LF and CR as an LF.
-fn each_line_end(html: &[u8], mut from: usize, to: usize, mut piece: impl FnMut(&[u8], usize)) {
+/// Tells the reader `html[from..to]` as written, but for line ends: CR LF
+/// and CR are read as LF, as the tokenizer reads them (it tells the LF of
+/// a CR LF with the CR, and reaches past the LF with its next piece, if
+/// only an empty one).
+fn tell_written(em: &mut &mut Reader<'_>, into: Target, html: &[u8], mut from: usize, to: usize) {
     while let Some(i) = memchr(b'\r', &html[from..to]) {
         let cr = from + i;
-        piece(&html[from..cr], cr);
+        tell(em, into, &html[from..cr], cr);
         let end = if html.get(cr + 1) == Some(&b'\n') && cr + 1 < to {
             cr + 2
         } else {
             cr + 1
         };
-        piece(b"\n", end);
+        tell(em, into, b"\n", end);
         from = end;
     }
-    piece(&html[from..to], to);
+    tell(em, into, &html[from..to], to);
 }
 
-/// Tells the reader a piece of text read up to `end`.
-fn text(em: &mut &mut Reader<'_>, piece: &[u8], end: usize) {
-    if !piece.is_empty() {
-        em.token.position = end;
-        em.emit_string(piece);
+/// Tells the reader a piece read up to `end`.
+fn tell(em: &mut &mut Reader<'_>, into: Target, piece: &[u8], end: usize) {
+    if piece.is_empty() {
+        return;
     }
-}
-
-/// Tells the reader a piece of an attribute value read up to `end`.
-fn push_value(em: &mut &mut Reader<'_>, piece: &[u8], end: usize) {
-    if !piece.is_empty() {
-        em.token.position = end;
-        em.push_attribute_value(piece);
+    em.token.position = end;
+    match into {
+        Target::Text => em.emit_string(piece),
+        Target::Value => em.push_attribute_value(piece),
     }
 }
 
