@@ -27,7 +27,7 @@
 use std::io;
 
 use super::chars;
-use super::colons::ColonFinder;
+use super::colons::{ColonFinder, Sides};
 use super::run::Run;
 use super::schemes::Scheme;
 use super::{Found, Scanner, Sink};
@@ -236,7 +236,10 @@ impl<'s> Core<'s> {
     fn next_scheme(&self, win: &Window<'_>, from: usize) -> Result<Option<Scheme>, usize> {
         let hay = win.hay;
         let mut at = from;
-        while let Some(colon) = self.colons.next(hay, at) {
+        // Colons that fail the test of their sides come in runs (times,
+        // JSON keys): after one, the search tests both sides itself.
+        let mut sides = Sides::After;
+        while let Some(colon) = self.colons.next(hay, at, sides) {
             crate::work::examined(colon + 1 - at);
             at = colon + 1;
             let (Some(&before), Some(&after)) =
@@ -249,8 +252,10 @@ impl<'s> Core<'s> {
                 return Err(colon);
             };
             if !may_end_scheme(before, after) {
+                sides = Sides::Both;
                 continue;
             }
+            sides = Sides::After;
             match Scheme::before(win, colon, self.scanner.config.any_scheme) {
                 Ok(Some(scheme)) => return Ok(Some(scheme)),
                 Ok(None) => {}
