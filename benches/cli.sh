@@ -11,11 +11,17 @@
 #   3. mail mode, one thread, over the mail archives: MB/s, and --no-mail;
 #   4. peak RSS scanning a 2 GiB file at -j1 and -j2;
 #   5. the machine's own ceiling: two -j1 processes on two halves of the
-#      concatenated corpus (equal work) at once, against one after the other.
+#      concatenated corpus (equal work) at once, against one after the other;
+#      and the same on two halves of the tree (every other file, copied),
+#      which is what two cores give to the per-file work of opening and
+#      reading, beside -j2 of one process on the same two halves.
 # Then each goal of the parallel-scanning work with its figure and whether
 # it is met. Needs: ../shared/corpus, ripgrep (installed with apt when
 # missing), python3, /usr/bin/time.
 # Usage: benches/cli.sh [RUNS]   (default 15; read the figures when the machine is quiet)
+# With URISCAN_BASELINE=PATH (an older build of uriscan), mail mode is also
+# timed with that build, in the same rounds: MB/s move with the machine, a
+# ratio against a build run beside it does not.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=${1:-15}
@@ -43,6 +49,14 @@ split -C 1M -d -a 4 "$concat" "$tmp/pieces/"
 find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 1' | xargs cat > "$tmp/half1"
 find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 0' | xargs cat > "$tmp/half2"
 rm -r "$tmp/pieces"
+# Two halves of the tree, every other file in walk order, in the same
+# folders (copies: the page cache holds them like the corpus).
+(cd "$corpus" && find . -type f | sort | awk 'NR % 2 == 1') > "$tmp/tree-list-a"
+(cd "$corpus" && find . -type f | sort | awk 'NR % 2 == 0') > "$tmp/tree-list-b"
+for half in a b; do
+    mkdir "$tmp/tree-$half"
+    (cd "$corpus" && xargs -a "$tmp/tree-list-$half" -d '\n' cp --parents -t "$tmp/tree-$half")
+done
 
 echo "== environment"
 echo "$(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | xargs), $(uname -r), load $(cut -d' ' -f1-3 /proc/loadavg)"
@@ -68,7 +82,15 @@ bench ceiling "bash -c '$bin -j1 $tmp/half1 >/dev/null; $bin -j1 $tmp/half2 >/de
     "bash -c '$bin -j1 $tmp/half1 >/dev/null & $bin -j1 $tmp/half2 >/dev/null; wait'"
 bench tree-text "$bin -j1 --no-mail $corpus" "$bin -j2 --no-mail $corpus"
 bench tree-mail "$bin -j1 $corpus" "$bin -j2 $corpus"
-bench mail "$bin -j1 $corpus/mail" "$bin -j1 --no-mail $corpus/mail"
+for mode in --no-mail --mail-auto; do
+    flag=${mode/--mail-auto/}
+    bench "tree-ceiling$mode" \
+        "bash -c '$bin -j1 $flag $tmp/tree-a >/dev/null; $bin -j1 $flag $tmp/tree-b >/dev/null'" \
+        "bash -c '$bin -j1 $flag $tmp/tree-a >/dev/null & $bin -j1 $flag $tmp/tree-b >/dev/null; wait'" \
+        "$bin -j2 $flag $tmp/tree-a $tmp/tree-b"
+done
+bench mail "$bin -j1 $corpus/mail" "$bin -j1 --no-mail $corpus/mail" \
+    ${URISCAN_BASELINE:+"$URISCAN_BASELINE -j1 $corpus/mail"}
 
 echo "== memory: a 2 GiB file"
 big=$tmp/2gib
@@ -106,14 +128,23 @@ for name, what in [("log", "206 MB log"), ("concatenated", "168 MB corpus concat
          f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x{best(name)}")
     goal(f"{what}: -j2 ahead of rg -j2 -o URL-regex", j2 < rg,
          f"{j2*1e3:.0f} ms against {rg*1e3:.0f} ms, {rg/j2:.2f}x")
-for name, what in [("tree-text", "corpus tree, --no-mail"), ("tree-mail", "corpus tree, mail mode")]:
+# The tree's own ceiling: what two processes on its halves give at once,
+# against one after the other; and -j2 of one process on the same halves.
+for name, ceiling, what in [("tree-text", "tree-ceiling--no-mail", "corpus tree, --no-mail"),
+                            ("tree-mail", "tree-ceiling--mail-auto", "corpus tree, mail mode")]:
     j1, j2 = medians(name)
+    one_after, at_once, j2_halves = medians(ceiling)
     goal(f"{what}: -j2 at least 1.8x -j1", j1 / j2 >= 1.8,
-         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x{best(name)}")
-mail, text = medians("mail")
+         f"{j2*1e3:.0f} ms against {j1*1e3:.0f} ms, {j1/j2:.2f}x{best(name)}; "
+         f"its halves (copies): two -j1 processes {at_once*1e3:.0f} ms at once, "
+         f"{one_after*1e3:.0f} ms one after the other ({one_after/at_once:.2f}x), "
+         f"-j2 {j2_halves*1e3:.0f} ms")
+mail, text, *baseline = medians("mail")
 rate = mail_bytes / mail / 1e6
+against = "".join(f"; URISCAN_BASELINE {b*1e3:.0f} ms, {mail_bytes/b/1e6:.0f} MB/s ({b/mail:.2f}x)"
+                  for b in baseline)
 goal("mail mode, one thread, over the mail archives: 500 MB/s or more", rate >= 500,
-     f"{rate:.0f} MB/s ({mail*1e3:.0f} ms; --no-mail {text*1e3:.0f} ms, {mail/text:.1f}x slower)")
+     f"{rate:.0f} MB/s ({mail*1e3:.0f} ms; --no-mail {text*1e3:.0f} ms, {mail/text:.1f}x slower{against})")
 rss = int(open(f"{tmp}/rss-2").read())
 goal("peak RSS on a 2 GiB file at -j2 under 64 MiB", rss < 64 * 1024,
      f"{rss / 1024:.1f} MiB (-j1: {int(open(f'{tmp}/rss-1').read()) / 1024:.1f} MiB)")
