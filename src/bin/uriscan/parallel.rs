@@ -30,7 +30,7 @@
 //! With one thread there is no queue: the walk's thread scans each input as
 //! it meets it, whole.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
 use std::sync::{Condvar, Mutex};
 
@@ -69,7 +69,8 @@ pub fn scan_all<'c, W: Write + Send>(
     }
     let queue = Queue {
         state: Mutex::new(QueueState {
-            units: BTreeMap::new(),
+            inputs: VecDeque::new(),
+            segments: BTreeMap::new(),
             closed: false,
             busy: 0,
             idle: 0,
@@ -82,6 +83,7 @@ pub fn scan_all<'c, W: Write + Send>(
         held: BTreeMap::new(),
         holding: 0,
         waiting: 0,
+        spare: Vec::new(),
     });
     // Signalled whenever `next` moves or `holding` shrinks.
     let moved = Condvar::new();
@@ -124,8 +126,19 @@ struct Queue {
     added: Condvar,
 }
 
+/// # Invariants
+///
+/// `inputs` holds whole inputs in walk order; every key in `segments` is
+/// smaller than every key in `inputs` (a worker queues the segments of an
+/// input it took, so after every input still queued).
 struct QueueState {
-    units: BTreeMap<Key, Unit>,
+    /// Whole inputs, as the walk queued them. A queue, not a tree: taking
+    /// the first frees nothing (a tree frees its nodes as it shrinks, on
+    /// the taking thread, and glibc's allocator then locks the walking
+    /// thread's arena: the two threads put each other to sleep).
+    inputs: VecDeque<(Key, Unit)>,
+    /// The segments of inputs being scanned, queued by their workers.
+    segments: BTreeMap<Key, Unit>,
     /// True once the walk has ended: no input will be added.
     closed: bool,
     /// How many workers are scanning a unit: each may still queue the
@@ -139,7 +152,12 @@ struct QueueState {
 impl Queue {
     fn push(&self, key: Key, unit: Unit) {
         let mut q = self.state.lock().expect("a worker panicked");
-        q.units.insert(key, unit);
+        if key.1 == 0 {
+            debug_assert!(q.inputs.back().is_none_or(|(last, _)| *last < key));
+            q.inputs.push_back((key, unit));
+        } else {
+            q.segments.insert(key, unit);
+        }
         let idle = q.idle > 0;
         drop(q);
         if idle {
@@ -160,7 +178,7 @@ impl Queue {
         let mut q = self.state.lock().expect("a worker panicked");
         q.busy -= usize::from(finished);
         loop {
-            if let Some(entry) = q.units.pop_first() {
+            if let Some(entry) = q.segments.pop_first().or_else(|| q.inputs.pop_front()) {
                 q.busy += 1;
                 return Some(entry);
             }
@@ -192,24 +210,33 @@ struct Turn<'c, W: Write> {
     held: BTreeMap<Key, (Unit, Vec<Event>, usize)>,
     holding: usize,
     waiting: usize,
+    /// Emptied lists of events, for the workers to fill again: the list of
+    /// a unit held for its turn is often printed, and would be freed, by
+    /// another thread than the one that allocated it (see [`QueueState`]).
+    spare: Vec<Vec<Event>>,
 }
 
+/// How many emptied lists of events [`Turn::spare`] keeps, at most.
+const SPARE_LISTS: usize = 64;
+
 impl<W: Write> Turn<'_, W> {
-    /// Prints the events of the unit at `next`, the last of them its
-    /// `Done`, moves on to the next unit, and prints the held ones that are
-    /// then in turn.
-    fn print_last(&mut self, unit: &Unit, events: Vec<Event>) {
+    /// Prints the events of the unit at `next` (emptying `events`), the
+    /// last of them its `Done`, moves on to the next unit, and prints the
+    /// held ones that are then in turn.
+    fn print_last(&mut self, unit: &Unit, events: &mut Vec<Event>) {
         self.print_unit(unit, events);
-        while let Some((unit, events, size)) = self.held.remove(&self.next) {
+        while let Some((unit, mut events, size)) = self.held.remove(&self.next) {
             self.holding -= size;
-            self.print_unit(&unit, events);
+            self.print_unit(&unit, &mut events);
+            self.give_back(events);
         }
     }
 
-    /// Prints all the events of the unit at `next` and moves on.
-    fn print_unit(&mut self, unit: &Unit, events: Vec<Event>) {
+    /// Prints all the events of the unit at `next` (emptying `events`)
+    /// and moves on.
+    fn print_unit(&mut self, unit: &Unit, events: &mut Vec<Event>) {
         let mut ends_input = true;
-        for event in events {
+        for event in events.drain(..) {
             if let Event::Done(summary) = &event {
                 ends_input = summary.ends_input();
             }
@@ -221,6 +248,19 @@ impl<W: Write> Turn<'_, W> {
         } else {
             (input, segment + 1)
         };
+    }
+
+    /// Keeps the emptied list `events` for [`Turn::take_list`].
+    fn give_back(&mut self, events: Vec<Event>) {
+        debug_assert!(events.is_empty());
+        if self.spare.len() < SPARE_LISTS && events.capacity() > 0 {
+            self.spare.push(events);
+        }
+    }
+
+    /// An empty list of events: an emptied one if any.
+    fn take_list(&mut self) -> Vec<Event> {
+        self.spare.pop().unwrap_or_default()
     }
 
     /// Wakes the workers waiting for their turn or for room, if any.
@@ -243,9 +283,11 @@ fn size(event: &Event) -> usize {
 /// what it finds when the unit's turn comes.
 fn work<W: Write>(queue: &Queue, turn: &Mutex<Turn<'_, W>>, moved: &Condvar, cfg: &Config) {
     let mut finished_one = false;
+    // The events of the unit being scanned that are not printed yet; kept
+    // from unit to unit.
+    let mut mine: Vec<Event> = Vec::new();
     while let Some((key, unit)) = queue.take(finished_one) {
         finished_one = true;
-        let mut mine: Vec<Event> = Vec::new();
         // The part of `holding` that is in `mine`.
         let mut mine_size = 0;
         let mut finished = None;
@@ -267,25 +309,26 @@ fn work<W: Write>(queue: &Queue, turn: &Mutex<Turn<'_, W>>, moved: &Condvar, cfg
             if t.next == key {
                 t.holding -= mine_size;
                 mine_size = 0;
-                let events = std::mem::take(&mut mine);
                 if done {
-                    t.print_last(&unit, events);
+                    t.print_last(&unit, &mut mine);
                 } else {
-                    for event in events {
+                    for event in mine.drain(..) {
                         t.printer.event(&unit, event);
                     }
                 }
                 t.signal(moved);
             } else if done {
-                finished = Some((std::mem::take(&mut mine), mine_size));
+                let spare = t.take_list();
+                finished = Some((std::mem::replace(&mut mine, spare), mine_size));
             }
         });
-        if let Some((events, size)) = finished {
+        if let Some((mut events, size)) = finished {
             let mut t = turn.lock().expect("a printing thread panicked");
             if t.next == key {
                 // Its turn came after its last event.
                 t.holding -= size;
-                t.print_last(&unit, events);
+                t.print_last(&unit, &mut events);
+                t.give_back(events);
                 t.signal(moved);
             } else {
                 t.held.insert(key, (unit, events, size));
