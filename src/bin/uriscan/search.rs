@@ -38,16 +38,36 @@ const _: () = assert!(BATCH * std::mem::size_of::<Record>() < 64 * 1024);
 pub struct Batch {
     text: String,
     pub records: Vec<Record>,
+    /// The pool of the thread that fills it ([`POOLS`]).
+    pool: usize,
 }
 
-/// Batches printed and emptied, for the scans to fill again ([`Batch::recycle`]):
-/// a batch is allocated once, not for every [`BATCH`] URIs. Freeing them,
-/// often on another thread than the one that allocated them, made glibc's
-/// allocator give memory back to the system and fault it in again (twice
-/// the system time at `-j2` on one large file).
-static SPARE_BATCHES: Mutex<Vec<Batch>> = Mutex::new(Vec::new());
+/// Batches printed, for the threads that filled them to empty and fill
+/// again ([`Batch::recycle`]), one pool per thread (past [`POOLS_LEN`]
+/// threads, some share one). A batch is allocated once, not for every
+/// [`BATCH`] URIs: freeing batches, often on another thread than the one
+/// that allocated them, made glibc's allocator give memory back to the
+/// system and fault it in again (twice the system time at `-j2` on one
+/// large file). And a batch is emptied by the thread that filled it: what
+/// its records own (a mail place for `--json`, an IRI, a resolved link) is
+/// freed where it was allocated, as glibc's allocator locks the arena of a
+/// chunk freed by another thread (see `parallel::Done`); emptied by the
+/// printing thread, they cost 5% at `-j2 --json` over the corpus tree (160
+/// against 152 ms, alternating runs).
+static POOLS: [Mutex<Vec<Batch>>; POOLS_LEN] = [const { Mutex::new(Vec::new()) }; POOLS_LEN];
 
-/// How many emptied batches are kept for reuse, at most.
+/// How many pools of batches there are.
+const POOLS_LEN: usize = 16;
+
+thread_local! {
+    /// This thread's pool of batches.
+    static POOL: usize = {
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % POOLS_LEN
+    };
+}
+
+/// How many printed batches a pool keeps for reuse, at most.
 const SPARE_LIMIT: usize = 64;
 
 impl Batch {
@@ -61,21 +81,29 @@ impl Batch {
         self.records.push(record);
     }
 
-    /// An empty batch with room for [`BATCH`] records: a spare one if any.
+    /// An empty batch with room for [`BATCH`] records: a printed one of
+    /// this thread's pool, emptied here, if any.
     fn spare() -> Batch {
-        let spare = SPARE_BATCHES.lock().ok().and_then(|mut spare| spare.pop());
-        spare.unwrap_or_else(|| Batch {
-            text: String::new(),
-            records: Vec::with_capacity(BATCH),
-        })
+        let pool = POOL.with(|pool| *pool);
+        let printed = POOLS[pool].lock().ok().and_then(|mut spare| spare.pop());
+        match printed {
+            Some(mut batch) => {
+                batch.text.clear();
+                batch.records.clear();
+                batch
+            }
+            None => Batch {
+                text: String::new(),
+                records: Vec::with_capacity(BATCH),
+                pool,
+            },
+        }
     }
 
-    /// Empties this batch, once printed, and keeps it for another scan to
-    /// fill.
-    pub fn recycle(mut self) {
-        self.text.clear();
-        self.records.clear();
-        if let Ok(mut spare) = SPARE_BATCHES.lock() {
+    /// Gives this batch, once printed, back to the pool of the thread that
+    /// filled it, which empties it to fill it again.
+    pub fn recycle(self) {
+        if let Ok(mut spare) = POOLS[self.pool].lock() {
             if spare.len() < SPARE_LIMIT {
                 spare.push(self);
             }
