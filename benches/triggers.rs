@@ -7,11 +7,11 @@
 //!   near the last one, then a vector loop that passes over those followed
 //!   by a space or a line break, and after a `:` that failed its sides,
 //!   those with no scheme byte before: `ColonFinder` in
-//!   `src/scan/colons.rs`, compiled in here) and keeps those with a scheme byte before and a URI
-//!   byte after, not digits on both sides. Teddy can put one side's
-//!   test in its vector search: a scheme byte and `:` (65 patterns), or
-//!   `:` and a URI byte (85 patterns); the other side is tested as the core
-//!   does. The automaton finds the known schemes with their `:`, and `://`,
+//!   `src/scan/colons.rs`, compiled in here) and keeps those with a scheme
+//!   byte before and a URI byte after, not digits on both sides. Teddy can
+//!   put one side's test in its vector search: a scheme byte and `:` (65
+//!   patterns), or `:` and a URI byte (85 patterns); the other side is
+//!   tested as the core does. The automaton finds the known schemes with their `:`, and `://`,
 //!   in any case (which the look-back then has to check again).
 //! - **`://`**: memchr's memmem against Teddy.
 //! - **`URL:`**, any case: memchr for `:` and a look back, against Teddy

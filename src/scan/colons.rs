@@ -135,8 +135,10 @@ fn may_follow_scheme(next: Option<&u8>) -> bool {
 /// as fast on the logs, 1.06x on linux-uvc-devel, 1.03x on all of the
 /// corpus, level elsewhere (0.99x to 1.02x); asked always, 1.32x on the
 /// logs but 0.94x on usrp-users, whose colons mostly pass it (`font-size:`,
-/// `std::`) and then pay for it. The same loop with SSE2 (16 bytes a
-/// compare) gained on mail but lost on the RFCs and the logs.
+/// `std::`) and then pay for it. An earlier try on the AMD EPYC that
+/// passed over digits on both sides in every round lost on the RFCs and
+/// gained nothing on the logs. The same loop with SSE2 (16 bytes a compare)
+/// gained on mail but lost on the RFCs and the logs.
 ///
 /// # Safety
 ///
