@@ -34,12 +34,23 @@ regex='(?:https?|ftp|mailto|file|news|urn):[^\s<>"]+'
 tmp=$(mktemp -d /tmp/uriscan-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
+# rewrite FILE: the same bytes written again in 4 MiB writes, so that its
+# pages sit in the page cache as a file's read from disk do (large folios).
+# Written by many small writes (cat of the corpus's small files), the
+# concatenated corpus read a third slower at -j1 (73 against 54 ms), and
+# every file built here would sit differently.
+rewrite() {
+    dd if="$1" of="$1.rewritten" bs=4M status=none
+    mv "$1.rewritten" "$1"
+}
 log=$tmp/logs-x40
 for _ in $(seq 40); do
     cat "$corpus/logs/apache_logs" "$corpus/logs/nginxplus_json_logs" >> "$log"
 done
+rewrite "$log"
 concat=$tmp/corpus-concatenated
 find "$corpus" -type f | sort | xargs cat > "$concat"
+rewrite "$concat"
 # Two halves of the concatenated corpus with the same work in each (its
 # 1 MB pieces, cut at line ends, taken in turn: a cut in the middle would
 # give one half the logs and mail, the other the faster RFCs), for the
@@ -48,6 +59,8 @@ mkdir "$tmp/pieces"
 split -C 1M -d -a 4 "$concat" "$tmp/pieces/"
 find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 1' | xargs cat > "$tmp/half1"
 find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 0' | xargs cat > "$tmp/half2"
+rewrite "$tmp/half1"
+rewrite "$tmp/half2"
 rm -r "$tmp/pieces"
 # Two halves of the tree, every other file in walk order, in the same
 # folders (copies: the page cache holds them like the corpus).
@@ -97,6 +110,7 @@ big=$tmp/2gib
 while [ "$(stat -c %s "$big" 2>/dev/null || echo 0)" -lt $((2 * 1024 * 1024 * 1024)) ]; do
     cat "$concat" >> "$big"
 done
+rewrite "$big"
 for j in 1 2; do
     /usr/bin/time -o "$tmp/rss-$j" -f "%M" "$bin" -j$j "$big" > /dev/null
     echo "-j$j on $(stat -c %s "$big") bytes: peak RSS $(cat "$tmp/rss-$j") KiB"
