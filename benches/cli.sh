@@ -64,8 +64,8 @@ rewrite "$tmp/half2"
 rm -r "$tmp/pieces"
 # Two halves of the tree, every other file in walk order, in the same
 # folders (copies: the page cache holds them like the corpus).
-(cd "$corpus" && find . -type f | sort | awk 'NR % 2 == 1') > "$tmp/tree-list-a"
-(cd "$corpus" && find . -type f | sort | awk 'NR % 2 == 0') > "$tmp/tree-list-b"
+(cd "$corpus" && find . -type f | sort) |
+    awk -v a="$tmp/tree-list-a" -v b="$tmp/tree-list-b" '{ print > (NR % 2 ? a : b) }'
 for half in a b; do
     mkdir "$tmp/tree-$half"
     (cd "$corpus" && xargs -a "$tmp/tree-list-$half" -d '\n' cp --parents -t "$tmp/tree-$half")
@@ -95,13 +95,17 @@ bench ceiling "bash -c '$bin -j1 $tmp/half1 >/dev/null; $bin -j1 $tmp/half2 >/de
     "bash -c '$bin -j1 $tmp/half1 >/dev/null & $bin -j1 $tmp/half2 >/dev/null; wait'"
 bench tree-text "$bin -j1 --no-mail $corpus" "$bin -j2 --no-mail $corpus"
 bench tree-mail "$bin -j1 $corpus" "$bin -j2 $corpus"
-for mode in --no-mail --mail-auto; do
-    flag=${mode/--mail-auto/}
-    bench "tree-ceiling$mode" \
+# tree_ceiling NAME [FLAG]: two -j1 processes on the tree's halves, one
+# after the other and at once, and -j2 of one process on both.
+tree_ceiling() {
+    local name=$1 flag=${2:-}
+    bench "$name" \
         "bash -c '$bin -j1 $flag $tmp/tree-a >/dev/null; $bin -j1 $flag $tmp/tree-b >/dev/null'" \
         "bash -c '$bin -j1 $flag $tmp/tree-a >/dev/null & $bin -j1 $flag $tmp/tree-b >/dev/null; wait'" \
         "$bin -j2 $flag $tmp/tree-a $tmp/tree-b"
-done
+}
+tree_ceiling tree-ceiling-text --no-mail
+tree_ceiling tree-ceiling-mail
 bench mail "$bin -j1 $corpus/mail" "$bin -j1 --no-mail $corpus/mail" \
     ${URISCAN_BASELINE:+"$URISCAN_BASELINE -j1 $corpus/mail"}
 
@@ -144,8 +148,8 @@ for name, what in [("log", "206 MB log"), ("concatenated", "168 MB corpus concat
          f"{j2*1e3:.0f} ms against {rg*1e3:.0f} ms, {rg/j2:.2f}x")
 # The tree's own ceiling: what two processes on its halves give at once,
 # against one after the other; and -j2 of one process on the same halves.
-for name, ceiling, what in [("tree-text", "tree-ceiling--no-mail", "corpus tree, --no-mail"),
-                            ("tree-mail", "tree-ceiling--mail-auto", "corpus tree, mail mode")]:
+for name, ceiling, what in [("tree-text", "tree-ceiling-text", "corpus tree, --no-mail"),
+                            ("tree-mail", "tree-ceiling-mail", "corpus tree, mail mode")]:
     j1, j2 = medians(name)
     one_after, at_once, j2_halves = medians(ceiling)
     goal(f"{what}: -j2 at least 1.8x -j1", j1 / j2 >= 1.8,

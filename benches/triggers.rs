@@ -11,8 +11,9 @@
 //!   byte before and a URI byte after, not digits on both sides. Teddy can
 //!   put one side's test in its vector search: a scheme byte and `:` (65
 //!   patterns), or `:` and a URI byte (85 patterns); the other side is
-//!   tested as the core does. The automaton finds the known schemes with their `:`, and `://`,
-//!   in any case (which the look-back then has to check again).
+//!   tested as the core does. The automaton finds the known schemes with
+//!   their `:`, and `://`, in any case (which the look-back then has to
+//!   check again).
 //! - **`://`**: memchr's memmem against Teddy.
 //! - **`URL:`**, any case: memchr for `:` and a look back, against Teddy
 //!   with the 8 spellings.
@@ -113,17 +114,12 @@ fn bench(c: &mut Criterion) {
         let id = |what: &str| BenchmarkId::new(what, hay.len());
         group.bench_function(id("starts-core"), |b| {
             b.iter(|| {
-                // As the core asks: both sides tested after a colon that
-                // failed them.
-                let (mut n, mut at, mut sides) = (0, 0, colons::Sides::After);
+                // As the core asks (`Sides::following`).
+                let (mut n, mut at, mut sides) = (0, 0, colons::Sides::following(true));
                 while let Some(colon) = colons.next(&hay, at, sides) {
                     let passed = passes(&hay, colon);
                     n += usize::from(passed);
-                    sides = if passed {
-                        colons::Sides::After
-                    } else {
-                        colons::Sides::Both
-                    };
+                    sides = colons::Sides::following(passed);
                     at = colon + 1;
                 }
                 n

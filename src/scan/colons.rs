@@ -105,6 +105,20 @@ pub(super) enum Sides {
     Both,
 }
 
+impl Sides {
+    /// What to test for the colons after one whose sides `passed` the
+    /// caller's own test: both sides after a failure (failures come in
+    /// runs), the byte after only after a pass.
+    #[inline]
+    pub(super) fn following(passed: bool) -> Sides {
+        if passed {
+            Sides::After
+        } else {
+            Sides::Both
+        }
+    }
+}
+
 /// Returns true if and only if a `:` followed by `next` (`None`: the end
 /// of the input seen so far) may end a scheme: `next` is ASCII above the
 /// space, as every URI byte is, or unknown.

@@ -238,7 +238,7 @@ impl<'s> Core<'s> {
         let mut at = from;
         // Colons that fail the test of their sides come in runs (times,
         // JSON keys): after one, the search tests both sides itself.
-        let mut sides = Sides::After;
+        let mut sides = Sides::following(true);
         while let Some(colon) = self.colons.next(hay, at, sides) {
             crate::work::examined(colon + 1 - at);
             at = colon + 1;
@@ -251,11 +251,11 @@ impl<'s> Core<'s> {
                 }
                 return Err(colon);
             };
-            if !may_end_scheme(before, after) {
-                sides = Sides::Both;
+            let passed = may_end_scheme(before, after);
+            sides = Sides::following(passed);
+            if !passed {
                 continue;
             }
-            sides = Sides::After;
             match Scheme::before(win, colon, self.scanner.config.any_scheme) {
                 Ok(Some(scheme)) => return Ok(Some(scheme)),
                 Ok(None) => {}

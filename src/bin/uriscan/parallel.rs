@@ -139,9 +139,8 @@ struct Queue {
 /// input it took, so after every input still queued).
 struct QueueState {
     /// Whole inputs, as the walk queued them. A queue, not a tree: taking
-    /// the first frees nothing (a tree frees its nodes as it shrinks, on
-    /// the taking thread, and glibc's allocator then locks the walking
-    /// thread's arena: the two threads put each other to sleep).
+    /// the first frees nothing, where a tree frees nodes the walk's thread
+    /// allocated (see [`Done`] for why that costs).
     inputs: VecDeque<(Key, Unit)>,
     /// The segments of inputs being scanned, queued by their workers.
     segments: BTreeMap<Key, Unit>,
@@ -307,7 +306,8 @@ struct Turn<'c, W: Write> {
     waiting: usize,
     /// Emptied lists of events, for the workers to fill again: the list of
     /// a unit held for its turn is often printed, and would be freed, by
-    /// another thread than the one that allocated it (see [`QueueState`]).
+    /// another thread than the one that allocated it (see [`Done`] for why
+    /// that costs).
     spare: Vec<Vec<Event>>,
 }
 

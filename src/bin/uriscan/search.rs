@@ -6,6 +6,7 @@
 use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
@@ -62,8 +63,8 @@ const POOLS_LEN: usize = 16;
 thread_local! {
     /// This thread's pool of batches.
     static POOL: usize = {
-        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-        NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % POOLS_LEN
+        static NEXT: AtomicUsize = AtomicUsize::new(0);
+        NEXT.fetch_add(1, Ordering::Relaxed) % POOLS_LEN
     };
 }
 
