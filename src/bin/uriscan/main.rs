@@ -1,9 +1,11 @@
 //! `uriscan`: find URIs in files, in parallel, printed in input order.
 //!
 //! Modules, each importing only modules after it in this list (no circle):
-//! main, uri_cmds, parallel, output, search, walk, args, messages (a leaf).
+//! main, uri_cmds, parallel, output, search, batch, documents, walk, args,
+//! messages (a leaf).
 
 mod args;
+mod batch;
 mod documents;
 mod messages;
 mod output;

@@ -8,10 +8,9 @@ use std::collections::HashSet;
 use std::io::{self, Write};
 use std::path::Path;
 
-use uriscan::Delimiter;
-
 use crate::args::{Config, Format};
-use crate::search::{Batch, Event, Record, Summary, Unit, Warning};
+use crate::batch::{self, Batch, Entry, Record};
+use crate::search::{Event, Summary, Unit, Warning};
 use crate::walk::Input;
 
 const PATH_COLOR: &[u8] = b"\x1b[35m";
@@ -63,6 +62,9 @@ pub struct Printer<'c, W: Write> {
     in_input: u64,
     line_base: u64,
     segments: Summary,
+    /// The path of the input being printed as JSON, once rendered (empty
+    /// before its first record).
+    json_path: Vec<u8>,
     /// Inputs printed (the walk's errors are not inputs).
     pub inputs: usize,
     pub totals: Totals,
@@ -77,6 +79,7 @@ impl<'c, W: Write> Printer<'c, W> {
             in_input: 0,
             line_base: 0,
             segments: Summary::default(),
+            json_path: Vec::new(),
             inputs: 0,
             totals: Totals::default(),
         }
@@ -101,6 +104,7 @@ impl<'c, W: Write> Printer<'c, W> {
             Event::Done(summary) => {
                 let summary = self.merge_segments(summary);
                 self.line_base = 0;
+                self.json_path.clear();
                 self.inputs += usize::from(!unit.is_walk_error());
                 self.done(input, summary)
             }
@@ -149,8 +153,8 @@ impl<'c, W: Write> Printer<'c, W> {
 
     /// Prints a batch of records of `input`.
     fn records(&mut self, input: &Input, batch: Batch) -> io::Result<()> {
-        for r in &batch.records {
-            let uri = batch.uri(r);
+        for entry in batch.entries() {
+            let (r, uri) = (entry.record, entry.uri);
             if self.cfg.unique && r.error.is_none() {
                 if self.seen.contains(uri) {
                     continue;
@@ -163,7 +167,7 @@ impl<'c, W: Write> Printer<'c, W> {
             }
             match self.cfg.format {
                 Format::Plain => self.plain(input, uri, r)?,
-                Format::Json => self.json(input, uri, r)?,
+                Format::Json => self.json(input, &entry)?,
                 Format::Count => {}
                 Format::Files => {
                     if r.error.is_none() && self.in_input == 1 {
@@ -281,71 +285,31 @@ impl<'c, W: Write> Printer<'c, W> {
         self.out.write_all(&[self.cfg.terminator])
     }
 
-    /// One JSON object, its keys in sorted order (as serde_json's map
-    /// sorts them), written straight out: no map is built per URI.
-    fn json(&mut self, input: &Input, uri: &str, r: &Record) -> io::Result<()> {
-        let out = &mut self.out;
-        write!(out, "{{\"column\":{},\"delimiter\":", r.column)?;
-        out.write_all(match r.delimiter {
-            Delimiter::Angle => b"\"angle\"",
-            Delimiter::Quote => b"\"quote\"",
-            Delimiter::None => b"\"none\"",
-        })?;
-        write!(out, ",\"end\":{}", r.end)?;
-        if let Some(error) = r.error.as_deref().filter(|_| self.cfg.invalid) {
-            out.write_all(b",\"error\":")?;
-            json_string(out, error)?;
+    /// The JSON line of `entry`, rendered as it was found
+    /// ([`crate::batch`]), with its line numbers and path.
+    fn json(&mut self, input: &Input, entry: &Entry<'_>) -> io::Result<()> {
+        if self.json_path.is_empty() {
+            json_path(&mut self.json_path, input);
         }
-        write!(out, ",\"hyphen_break\":{}", r.hyphen_break)?;
-        if let Some(d) = &r.doc {
-            write!(out, ",\"in_code\":{}", d.in_code)?;
-        }
-        if let Some(iri) = &r.iri {
-            out.write_all(b",\"iri\":")?;
-            json_string(out, iri)?;
-        }
-        write!(out, ",\"line\":{}", r.line + self.line_base)?;
-        if let Some(m) = &r.mail {
-            out.write_all(b",\"message_id\":")?;
-            match &m.message_id {
-                Some(id) => json_string(out, id)?,
-                None => out.write_all(b"null")?,
-            }
-            write!(out, ",\"message_line\":{}", m.message_line + self.line_base)?;
-            out.write_all(b",\"part\":")?;
-            json_string(out, &m.part)?;
-        }
-        out.write_all(b",\"path\":")?;
-        match input {
-            Input::Stdin => out.write_all(b"null")?,
-            Input::Path { path, .. } => match path.to_str() {
-                Some(path) => json_string(out, path)?,
-                // Not UTF-8: its bytes in base64, as ripgrep does, so no
-                // path is lost.
-                None => write!(out, "{{\"bytes\":\"{}\"}}", base64(&path_bytes(path)))?,
-            },
-        }
-        if let Some(d) = r.doc.as_ref().filter(|d| d.relative) {
-            out.write_all(b",\"relative\":true")?;
-            if let Some(resolved) = &d.resolved {
-                out.write_all(b",\"resolved\":")?;
-                json_string(out, resolved)?;
-            }
-        }
-        write!(out, ",\"start\":{},\"uri\":", r.start)?;
-        json_string(out, uri)?;
-        write!(out, ",\"url_prefix\":{}", r.url_prefix)?;
-        if self.cfg.invalid {
-            write!(out, ",\"valid\":{}", r.error.is_none())?;
-        }
-        write!(out, ",\"wrapped\":{}}}", r.wrapped)?;
-        out.write_all(&[self.cfg.terminator])
+        entry.write_json(&mut self.out, self.line_base, &self.json_path)
     }
 }
 
-/// `s` as a JSON string, quoted and escaped.
-fn json_string<W: Write>(out: &mut W, s: &str) -> io::Result<()> {
-    serde_json::to_writer(out, s).map_err(io::Error::from)
+/// Appends the path of `input` as JSON: a string, `null` for standard
+/// input, or its bytes in base64 when it is not UTF-8, as ripgrep does,
+/// so that no path is lost.
+fn json_path(out: &mut Vec<u8>, input: &Input) {
+    match input {
+        Input::Stdin => out.extend_from_slice(b"null"),
+        Input::Path { path, .. } => match path.to_str() {
+            Some(path) => batch::json_string(out, path),
+            None => {
+                out.extend_from_slice(b"{\"bytes\":\"");
+                out.extend_from_slice(base64(&path_bytes(path)).as_bytes());
+                out.extend_from_slice(b"\"}");
+            }
+        },
+    }
 }
 
 /// `-q` met a URI: the exit status is known (0, whatever errors came

@@ -6,167 +6,24 @@
 use std::fs::File;
 use std::io::{self, Read, Seek};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use rayon::prelude::*;
 use uriscan::encoding::{DecodeReader, Places};
 use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
-use uriscan::{Chunk, Chunks, Delimiter, Found, Segments, Sink, Span};
+use uriscan::{Chunk, Chunks, Found, Segments, Sink, Span};
 
 use uriscan::doc::DocKind;
 
 use crate::args::{Config, Format, MailMode};
+use crate::batch::{Batch, DocLink, Form, MailPlace, Record};
 use crate::documents;
 use crate::messages::io_reason;
 use crate::walk::Input;
 
 /// How many bytes are looked at for a NUL to call a file binary.
 const BINARY_PROBE: usize = 8 * 1024;
-
-/// How many records travel to the printer together: a batch's records are
-/// allocated whole at its first (growing them record by record copied them
-/// over and over), and stay under the size whose free makes the allocator
-/// consolidate its free lists (64 KiB).
-const BATCH: usize = 256;
-const _: () = assert!(BATCH * std::mem::size_of::<Record>() < 64 * 1024);
-
-/// URIs found, in order: their records, and their text in one string (not
-/// a string per URI: allocating and freeing one, often on another thread
-/// when the batch is held for its turn, cost more than the copy).
-#[derive(Debug, Default)]
-pub struct Batch {
-    text: String,
-    pub records: Vec<Record>,
-    /// The pool of the thread that fills it ([`POOLS`]).
-    pool: usize,
-}
-
-/// Batches printed, for the threads that filled them to empty and fill
-/// again ([`Batch::recycle`]), one pool per thread (past [`POOLS_LEN`]
-/// threads, some share one). A batch is allocated once, not for every
-/// [`BATCH`] URIs: freeing batches, often on another thread than the one
-/// that allocated them, made glibc's allocator give memory back to the
-/// system and fault it in again (twice the system time at `-j2` on one
-/// large file). And a batch is emptied by the thread that filled it: what
-/// its records own (a mail place for `--json`, an IRI, a resolved link) is
-/// freed where it was allocated, as glibc's allocator locks the arena of a
-/// chunk freed by another thread (see `parallel::Done`); emptied by the
-/// printing thread, they cost 5% at `-j2 --json` over the corpus tree (160
-/// against 152 ms, alternating runs).
-static POOLS: [Mutex<Vec<Batch>>; POOLS_LEN] = [const { Mutex::new(Vec::new()) }; POOLS_LEN];
-
-/// How many pools of batches there are.
-const POOLS_LEN: usize = 16;
-
-thread_local! {
-    /// This thread's pool of batches.
-    static POOL: usize = {
-        static NEXT: AtomicUsize = AtomicUsize::new(0);
-        NEXT.fetch_add(1, Ordering::Relaxed) % POOLS_LEN
-    };
-}
-
-/// How many printed batches a pool keeps for reuse, at most.
-const SPARE_LIMIT: usize = 64;
-
-impl Batch {
-    /// Adds `record`, whose URI is `uri` (the record's `uri` is set here).
-    fn push(&mut self, uri: &str, mut record: Record) {
-        if self.records.capacity() == 0 {
-            *self = Batch::spare();
-        }
-        record.uri = self.text.len()..self.text.len() + uri.len();
-        self.text.push_str(uri);
-        self.records.push(record);
-    }
-
-    /// An empty batch with room for [`BATCH`] records: a printed one of
-    /// this thread's pool, emptied here, if any.
-    fn spare() -> Batch {
-        let pool = POOL.with(|pool| *pool);
-        let printed = POOLS[pool].lock().ok().and_then(|mut spare| spare.pop());
-        match printed {
-            Some(mut batch) => {
-                batch.text.clear();
-                batch.records.clear();
-                batch
-            }
-            None => Batch {
-                text: String::new(),
-                records: Vec::with_capacity(BATCH),
-                pool,
-            },
-        }
-    }
-
-    /// Gives this batch, once printed, back to the pool of the thread that
-    /// filled it, which empties it to fill it again.
-    pub fn recycle(self) {
-        if let Ok(mut spare) = POOLS[self.pool].lock() {
-            if spare.len() < SPARE_LIMIT {
-                spare.push(self);
-            }
-        }
-    }
-
-    /// The URI of `record`, one of this batch's.
-    pub fn uri(&self, record: &Record) -> &str {
-        &self.text[record.uri.clone()]
-    }
-
-    /// About how many bytes the batch holds.
-    pub fn size(&self) -> usize {
-        self.text.len() + self.records.len() * std::mem::size_of::<Record>()
-    }
-}
-
-/// One URI found, with what the printer needs; its text is in its
-/// [`Batch`].
-#[derive(Debug)]
-pub struct Record {
-    /// Where the URI is in its batch's text ([`Batch::uri`]).
-    uri: std::ops::Range<usize>,
-    /// The IRI as written, when it is not `uri` (`--iri uri`).
-    pub iri: Option<String>,
-    pub line: u64,
-    pub column: u64,
-    pub start: usize,
-    pub end: usize,
-    pub delimiter: Delimiter,
-    pub wrapped: bool,
-    pub url_prefix: bool,
-    pub hyphen_break: bool,
-    /// The parse error of an invalid candidate (`--invalid`).
-    pub error: Option<String>,
-    /// Where in a message, for input read as mail and printed as JSON
-    /// Lines, the one format that shows it (`line`, `column`, `start` and
-    /// `end` are still those of the file).
-    pub mail: Option<Arc<MailPlace>>,
-    /// What a link of a document is, for input read as one.
-    pub doc: Option<DocLink>,
-}
-
-/// What is known of a link found in a document.
-#[derive(Debug, PartialEq, Eq)]
-pub struct DocLink {
-    /// In a code span or block: an example.
-    pub in_code: bool,
-    /// A relative reference (`uri` is then what was written, or its
-    /// resolved form).
-    pub relative: bool,
-    /// The resolved form of a relative reference, when a base is known.
-    pub resolved: Option<String>,
-}
-
-/// Where a URI found in mail stands (shared by the URIs of one part).
-#[derive(Debug, PartialEq, Eq)]
-pub struct MailPlace {
-    pub message_id: Option<String>,
-    pub message_line: u64,
-    pub part: String,
-}
 
 /// What the scan of one input (or segment) sends to the printer.
 #[derive(Debug)]
@@ -430,10 +287,7 @@ fn scan_segment(
     let Some(this) = segments.segment(segment.k)? else {
         return Ok(Some(Summary::default()));
     };
-    let mut batch = Batcher {
-        batch: Batch::default(),
-        send,
-    };
+    let mut batch = Batcher::new(cfg, send);
     let mut records = Records::new(cfg, &mut batch);
     let end = if mail {
         mail::scan_segment(&cfg.scanner, this, &mut records)
@@ -659,10 +513,7 @@ fn scan_probed<R: Read>(
         });
     }
     let probed = probe.len() as u64;
-    let mut batch = Batcher {
-        batch: Batch::default(),
-        send,
-    };
+    let mut batch = Batcher::new(cfg, send);
     // The rest of the input, counted by how much of its limit it uses up
     // (std's `Take`, unlike a wrapper of ours, lets `File` read into a
     // buffer's spare room without zeroing it first). A probe shorter than
@@ -890,10 +741,7 @@ fn scan_group<P: Piece>(group: &[P], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
         .map(|piece| {
             let mut events = Vec::new();
             let mut send = |event| events.push(event);
-            let mut batch = Batcher {
-                batch: Batch::default(),
-                send: &mut send,
-            };
+            let mut batch = Batcher::new(cfg, &mut send);
             let mut records = Records::new(cfg, &mut batch);
             piece.scan(&cfg.scanner, &mut records);
             let too_long = records.too_long;
@@ -906,19 +754,28 @@ fn scan_group<P: Piece>(group: &[P], cfg: &Config) -> Vec<(Vec<Event>, u64)> {
 /// Records on their way to the printer, sent in batches.
 struct Batcher<'a> {
     batch: Batch,
+    form: Form,
     send: &'a mut dyn FnMut(Event),
 }
 
-impl Batcher<'_> {
+impl<'a> Batcher<'a> {
+    fn new(cfg: &Config, send: &'a mut dyn FnMut(Event)) -> Batcher<'a> {
+        Batcher {
+            batch: Batch::default(),
+            form: Form::of(cfg),
+            send,
+        }
+    }
+
     fn push(&mut self, uri: &str, r: Record) {
-        self.batch.push(uri, r);
-        if self.batch.records.len() == BATCH {
+        self.batch.push(uri, r, self.form);
+        if self.batch.is_full() {
             self.flush();
         }
     }
 
     fn flush(&mut self) {
-        if !self.batch.records.is_empty() {
+        if !self.batch.is_empty() {
             (self.send)(Event::Records(std::mem::take(&mut self.batch)));
         }
     }
@@ -1026,7 +883,6 @@ fn record(f: &Found<'_>, mail: Option<Arc<MailPlace>>, places: Option<&Places>) 
         None => (f.span(), f.column()),
     };
     Record {
-        uri: 0..0,
         iri: f.iri().filter(|&iri| iri != f.as_str()).map(str::to_string),
         line: f.line(),
         column,
@@ -1063,7 +919,7 @@ mod tests {
             &cfg,
             split,
             &mut |event| match event {
-                Event::Records(batch) => uris += batch.records.len(),
+                Event::Records(batch) => uris += batch.entries().count(),
                 Event::Done(_) => panic!("scan sends no summary: it returns it"),
                 Event::Warning(_) => {}
             },
