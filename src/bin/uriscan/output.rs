@@ -257,13 +257,16 @@ impl<'c, W: Write> Printer<'c, W> {
         Ok(())
     }
 
+    /// `n:`, colored if asked.
     fn number(&mut self, n: u64) -> io::Result<()> {
+        let mut digits = itoa::Buffer::new();
+        let digits = digits.format(n).as_bytes();
         if self.cfg.color {
             self.out.write_all(NUMBER_COLOR)?;
-            write!(self.out, "{n}")?;
+            self.out.write_all(digits)?;
             self.out.write_all(RESET)?;
         } else {
-            write!(self.out, "{n}")?;
+            self.out.write_all(digits)?;
         }
         self.out.write_all(b":")
     }
