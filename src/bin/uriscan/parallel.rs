@@ -36,6 +36,7 @@
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 
 use crate::args::Config;
@@ -82,23 +83,25 @@ pub fn scan_all<'c, W: Write + Send>(
         }),
         added: Condvar::new(),
     };
-    let turn = Mutex::new(Turn {
-        printer,
-        next: (0, 0),
-        held: BTreeMap::new(),
-        holding: 0,
-        waiting: 0,
-        spare: Vec::new(),
-    });
-    // Signalled whenever `next` moves or `holding` shrinks.
-    let moved = Condvar::new();
+    let printing = Printing {
+        turn: Mutex::new(Turn {
+            printer,
+            next: (0, 0),
+            held: BTreeMap::new(),
+            holding: 0,
+            waiting: 0,
+            spare: Vec::new(),
+        }),
+        moved: Condvar::new(),
+        next: NextSeen::default(),
+    };
     let walked = std::thread::scope(|s| {
         // The walk's thread is the last worker, once the walk has ended:
         // never more threads than asked for are running.
         for i in 1..cfg.threads {
             std::thread::Builder::new()
                 .name(format!("uriscan-{i}"))
-                .spawn_scoped(s, || work(&queue, &turn, &moved, cfg, &mut Done::helper()))?;
+                .spawn_scoped(s, || work(&queue, &printing, cfg, &mut Done::helper()))?;
         }
         let mut done = Done::walk();
         let mut seq = 0;
@@ -107,11 +110,14 @@ pub fn scan_all<'c, W: Write + Send>(
             seq += 1;
         });
         queue.close();
-        work(&queue, &turn, &moved, cfg, &mut done);
+        work(&queue, &printing, cfg, &mut done);
         walked
     });
     walked?;
-    let t = turn.into_inner().expect("a printing thread panicked");
+    let t = printing
+        .turn
+        .into_inner()
+        .expect("a printing thread panicked");
     debug_assert!(t.held.is_empty());
     Ok(t.printer)
 }
@@ -288,6 +294,49 @@ impl Queue {
     }
 }
 
+/// The printer, behind its lock, and what the workers read to know
+/// whether to take it.
+struct Printing<'c, W: Write> {
+    turn: Mutex<Turn<'c, W>>,
+    /// Signalled whenever `next` moves or `holding` shrinks.
+    moved: Condvar,
+    /// [`Turn::next`] as of its last move.
+    next: NextSeen,
+}
+
+/// [`Turn::next`], readable without the lock, so that a worker whose unit
+/// is not in turn holds its events without taking the lock for each one
+/// (the printing thread holds it while it prints, and a worker that finds
+/// it taken sleeps: 130 futex calls and 27 context switches a run on one
+/// large log at `-j2`).
+///
+/// It is only a hint, read without ordering: the lock decides. A stale or
+/// torn read that names the worker's unit makes it take the lock and look;
+/// one that does not, when the unit is in turn, makes it hold the event
+/// until its next one or its unit's end, when it takes the lock whatever
+/// it read.
+#[derive(Default)]
+struct NextSeen {
+    input: AtomicUsize,
+    segment: AtomicU64,
+}
+
+impl NextSeen {
+    fn publish(&self, next: Key) {
+        self.input.store(next.0, Ordering::Relaxed);
+        self.segment.store(next.1, Ordering::Relaxed);
+    }
+
+    /// Returns false when `key` was not in turn as last seen.
+    fn may_be(&self, key: Key) -> bool {
+        self.input.load(Ordering::Relaxed) == key.0 && self.segment.load(Ordering::Relaxed) == key.1
+    }
+}
+
+/// How many bytes of events a worker whose unit is not in turn holds
+/// before it takes the lock to count them in [`Turn::holding`].
+const UNCOUNTED_LIMIT: usize = 1 << 20;
+
 /// The printer and what is waiting for it.
 ///
 /// # Invariants
@@ -295,7 +344,9 @@ impl Queue {
 /// Every event of the units before `next` has been printed; `held` holds
 /// the events of finished units after `next`, each ending with `Done`,
 /// with their size; `holding` is the size of everything held for units
-/// after `next`, in `held` and in the workers' own buffers; `waiting` is
+/// after `next`, in `held` and in the workers' own buffers, but for what
+/// each worker has not counted yet (less than [`UNCOUNTED_LIMIT`]);
+/// `waiting` is
 /// how many workers wait for `next` to move or `holding` to shrink (a
 /// signal costs a system call: none is sent when no one waits).
 struct Turn<'c, W: Write> {
@@ -377,32 +428,33 @@ fn size(event: &Event) -> usize {
 
 /// A worker: takes units until there are none, scans each, and prints
 /// what it finds when the unit's turn comes.
-fn work<W: Write>(
-    queue: &Queue,
-    turn: &Mutex<Turn<'_, W>>,
-    moved: &Condvar,
-    cfg: &Config,
-    done: &mut Done,
-) {
+fn work<W: Write>(queue: &Queue, printing: &Printing<'_, W>, cfg: &Config, done: &mut Done) {
+    let Printing { turn, moved, next } = printing;
     let mut finished_one = false;
     // The events of the unit being scanned that are not printed yet; kept
     // from unit to unit.
     let mut mine: Vec<Event> = Vec::new();
     while let Some((key, unit)) = queue.take(finished_one, done) {
         finished_one = true;
-        // The part of `holding` that is in `mine`.
+        // The part of `holding` that is in `mine`, and the size of the
+        // rest of `mine`.
         let mut mine_size = 0;
+        let mut uncounted = 0;
         let mut finished = None;
         let mut split =
             |segment: SegmentOf| queue.push_segment((key.0, segment.k), unit.segment(segment));
         search::scan_unit(&unit, cfg, &mut split, &mut |event| {
             let last = matches!(event, Event::Done(_));
-            let cost = size(&event);
+            uncounted += size(&event);
             mine.push(event);
+            if !last && uncounted < UNCOUNTED_LIMIT && !next.may_be(key) {
+                return;
+            }
             let mut t = turn.lock().expect("a printing thread panicked");
             if t.next != key {
-                t.holding += cost;
-                mine_size += cost;
+                t.holding += uncounted;
+                mine_size += uncounted;
+                uncounted = 0;
                 while t.holding > HOLD_LIMIT && t.next != key {
                     t.waiting += 1;
                     t = moved.wait(t).expect("a printing thread panicked");
@@ -411,9 +463,10 @@ fn work<W: Write>(
             }
             if t.next == key {
                 t.holding -= mine_size;
-                mine_size = 0;
+                (mine_size, uncounted) = (0, 0);
                 if last {
                     t.print_last(&unit, &mut mine, done);
+                    next.publish(t.next);
                 } else {
                     for event in mine.drain(..) {
                         t.printer.event(&unit, event);
@@ -434,6 +487,7 @@ fn work<W: Write>(
             // Its turn came after its last event.
             t.holding -= size;
             t.print_last(&unit, &mut events, done);
+            next.publish(t.next);
             t.give_back(events);
             t.signal(moved);
             drop(t);
