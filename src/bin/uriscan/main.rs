@@ -125,12 +125,14 @@ fn scan(cfg: &Config) -> Result<i32> {
 #[cfg(test)]
 mod tests {
     /// The modules in the order of the module docs, with their sources.
-    const MODULES: [(&str, &str); 8] = [
+    const MODULES: [(&str, &str); 10] = [
         ("main", include_str!("main.rs")),
         ("uri_cmds", include_str!("uri_cmds.rs")),
         ("parallel", include_str!("parallel.rs")),
         ("output", include_str!("output.rs")),
         ("search", include_str!("search.rs")),
+        ("batch", include_str!("batch.rs")),
+        ("documents", include_str!("documents.rs")),
         ("walk", include_str!("walk.rs")),
         ("args", include_str!("args.rs")),
         ("messages", include_str!("messages.rs")),
