@@ -10,7 +10,8 @@
 #      (--no-mail) and default (mail archives read as mail);
 #   3. mail mode, one thread, over the mail archives: MB/s, and --no-mail;
 #   4. peak RSS scanning a 2 GiB file at -j1 and -j2;
-#   5. the machine's own ceiling: two -j1 processes on two halves of the
+#   5. JSON Lines over the concatenated corpus, -j2 against -j1 (no goal);
+#   6. the machine's own ceiling: two -j1 processes on two halves of the
 #      concatenated corpus (equal work) at once, against one after the other;
 #      and the same on two halves of the tree (every other file, copied),
 #      which is what two cores give to the per-file work of opening and
@@ -34,23 +35,27 @@ regex='(?:https?|ftp|mailto|file|news|urn):[^\s<>"]+'
 tmp=$(mktemp -d /tmp/uriscan-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 
-# rewrite FILE: the same bytes written again in 4 MiB writes, so that its
-# pages sit in the page cache as a file's read from disk do (large folios).
-# Written by many small writes (cat of the corpus's small files), the
-# concatenated corpus read a third slower at -j1 (73 against 54 ms), and
-# every file built here would sit differently.
+# rewrite FILE...: the same bytes written again in 4 MiB writes, so that
+# their pages sit in the page cache as a file's read from disk do (large
+# folios). Written by many small writes (cat of the corpus's small files),
+# the concatenated corpus read a third slower at -j1 (73 against 54 ms),
+# and every file built here would sit differently. Each bench rewrites its
+# files just before it runs: this VM runs DAMON with a pageout scheme,
+# which pushes page-cache pages out within minutes of their last read
+# (a 197 MB file left for 15 minutes had 20 MB of it out, and read at -j1
+# in 124 ms against 108 for a fresh copy).
 rewrite() {
-    dd if="$1" of="$1.rewritten" bs=4M status=none
-    mv "$1.rewritten" "$1"
+    for file in "$@"; do
+        dd if="$file" of="$file.rewritten" bs=4M status=none
+        mv "$file.rewritten" "$file"
+    done
 }
 log=$tmp/logs-x40
 for _ in $(seq 40); do
     cat "$corpus/logs/apache_logs" "$corpus/logs/nginxplus_json_logs" >> "$log"
 done
-rewrite "$log"
 concat=$tmp/corpus-concatenated
 find "$corpus" -type f | sort | xargs cat > "$concat"
-rewrite "$concat"
 # Two halves of the concatenated corpus with the same work in each (its
 # 1 MB pieces, cut at line ends, taken in turn: a cut in the middle would
 # give one half the logs and mail, the other the faster RFCs), for the
@@ -59,8 +64,6 @@ mkdir "$tmp/pieces"
 split -C 1M -d -a 4 "$concat" "$tmp/pieces/"
 find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 1' | xargs cat > "$tmp/half1"
 find "$tmp/pieces" -type f | sort | awk 'NR % 2 == 0' | xargs cat > "$tmp/half2"
-rewrite "$tmp/half1"
-rewrite "$tmp/half2"
 rm -r "$tmp/pieces"
 # Two halves of the tree, every other file in walk order, in the same
 # folders (copies: the page cache holds them like the corpus).
@@ -85,20 +88,32 @@ bench() {
     echo "== $name"
     python3 benches/alternate.py "$runs" "$tmp/$name.json" "$@"
 }
+rewrite "$log"
 bench log "$bin -j1 $log" "$bin -j2 $log" "rg -j2 -o '$regex' $log"
+rewrite "$concat"
 bench concatenated "$bin -j1 $concat" "$bin -j2 $concat" "rg -j2 -o '$regex' $concat"
 # What two cores give here to work that shares nothing: two -j1 processes
 # on the two halves, one after the other against both at once. A shared
 # VM's second core is often worth less than the first (memory bandwidth,
 # the host's other guests); -j2's ratios are read against this one.
+rewrite "$tmp/half1" "$tmp/half2"
 bench ceiling "bash -c '$bin -j1 $tmp/half1 >/dev/null; $bin -j1 $tmp/half2 >/dev/null'" \
     "bash -c '$bin -j1 $tmp/half1 >/dev/null & $bin -j1 $tmp/half2 >/dev/null; wait'"
+# JSON Lines, for the record (no goal): each line is rendered on the thread
+# that found its URI.
+rewrite "$concat"
+bench json "$bin -j1 --json $concat" "$bin -j2 --json $concat" "$bin -j2 $concat"
 bench tree-text "$bin -j1 --no-mail $corpus" "$bin -j2 --no-mail $corpus"
 bench tree-mail "$bin -j1 $corpus" "$bin -j2 $corpus"
 # tree_ceiling NAME [FLAG]: two -j1 processes on the tree's halves, one
 # after the other and at once, and -j2 of one process on both.
 tree_ceiling() {
     local name=$1 flag=${2:-}
+    for half in a b; do  # copied again, for the reason rewrite gives
+        cp -r "$tmp/tree-$half" "$tmp/tree-$half.new"
+        rm -r "$tmp/tree-$half"
+        mv "$tmp/tree-$half.new" "$tmp/tree-$half"
+    done
     bench "$name" \
         "bash -c '$bin -j1 $flag $tmp/tree-a >/dev/null; $bin -j1 $flag $tmp/tree-b >/dev/null'" \
         "bash -c '$bin -j1 $flag $tmp/tree-a >/dev/null & $bin -j1 $flag $tmp/tree-b >/dev/null; wait'" \
@@ -157,6 +172,9 @@ for name, ceiling, what in [("tree-text", "tree-ceiling-text", "corpus tree, --n
          f"its halves (copies): two -j1 processes {at_once*1e3:.0f} ms at once, "
          f"{one_after*1e3:.0f} ms one after the other ({one_after/at_once:.2f}x), "
          f"-j2 {j2_halves*1e3:.0f} ms")
+j1, j2, plain = medians("json")
+print(f"info  168 MB corpus concatenated, --json: -j2 {j2*1e3:.0f} ms against -j1 {j1*1e3:.0f} ms, "
+      f"{j1/j2:.2f}x{best('json')}; -j2 without --json {plain*1e3:.0f} ms")
 mail, text, *baseline = medians("mail")
 rate = mail_bytes / mail / 1e6
 against = "".join(f"; URISCAN_BASELINE {b*1e3:.0f} ms, {mail_bytes/b/1e6:.0f} MB/s ({b/mail:.2f}x)"
