@@ -878,6 +878,73 @@ fn one_large_input_on_many_threads_prints_what_one_thread_does() {
     assert!(stdout(&one).lines().count() > 80_000);
 }
 
+/// Standard input that is a regular file (`uriscan < big.log`) is cut into
+/// segments like a named file, read at offsets while the first unit reads
+/// on: the output is that of one thread. A file read from part way (the
+/// rest of what a shell group left) is scanned from there, as a stream.
+#[cfg(unix)]
+#[test]
+fn standard_input_that_is_a_file_prints_what_one_thread_does() {
+    use std::io::{Seek, SeekFrom};
+    let d = Dir::new();
+    let text: String = (0..20_000)
+        .map(|i| match i % 3 {
+            0 => format!("line {i} <http://h{i}.org/a/\n   b/{i}> and \"http://q{i}.org/\".\n"),
+            1 => format!("URL:http://u{i}.org/ (see http://p{i}.org/q)\n"),
+            _ => "\n".to_string(),
+        })
+        .collect();
+    let text_path = d.create("big.txt", &text);
+    let mbox: String = (0..2_000)
+        .map(|i| {
+            format!(
+                "From a@b Mon Jan  1 00:00:00 2024\nSubject: {i}\n\nsee <http://m{i}.org/\n x>\n\n"
+            )
+        })
+        .collect();
+    let mbox_path = d.create("big.mbox", &mbox);
+    let open = |path: &std::path::Path| std::fs::File::open(path).unwrap();
+    for (path, flags) in [
+        (&text_path, &["-n", "--column"][..]),
+        (&text_path, &["--json"]),
+        (&mbox_path, &["--json", "-n"]),
+    ] {
+        let one = d
+            .command()
+            .arg("-j1")
+            .args(flags)
+            .stdin_from(open(path))
+            .run();
+        assert!(stdout(&one).lines().count() >= 2_000, "{flags:?}");
+        for size in ["1000", "65537"] {
+            let many = d
+                .command()
+                .args(["-j3", "--segment-size", size])
+                .args(flags)
+                .stdin_from(open(path))
+                .run();
+            assert!(
+                one.stdout == many.stdout,
+                "{flags:?} at {size}: stdout differs"
+            );
+        }
+    }
+    let mut part_read = open(&text_path);
+    part_read.seek(SeekFrom::Start(100_000)).unwrap();
+    let rest = d
+        .command()
+        .args(["-j3", "--segment-size", "1000", "-n", "--column"])
+        .stdin_from(part_read)
+        .run();
+    let piped = d
+        .command()
+        .args(["-j1", "-n", "--column"])
+        .stdin(&text.as_bytes()[100_000..])
+        .run();
+    assert!(rest.stdout == piped.stdout, "a file read from part way");
+    assert!(!rest.stdout.is_empty());
+}
+
 /// A tree of small and large files, some of which look segmentable but are
 /// not read as plain text (binary, UTF-16, one message, compressed): every
 /// file is printed whole and in walk order, with its own line numbers,

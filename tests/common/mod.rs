@@ -299,6 +299,8 @@ pub struct TestCommand {
     stdin: Option<Vec<u8>>,
     /// Where stdout goes instead of a pipe (`/dev/full`), once set.
     stdout: Option<Stdio>,
+    /// What stdin is instead of a pipe or nothing (a file), once set.
+    stdin_from: Option<Stdio>,
 }
 
 impl Default for TestCommand {
@@ -327,6 +329,7 @@ impl TestCommand {
             cmd,
             stdin: None,
             stdout: None,
+            stdin_from: None,
         }
     }
 
@@ -364,6 +367,12 @@ impl TestCommand {
         self
     }
 
+    /// Gives the command `from` (an open file) as its stdin.
+    pub fn stdin_from(&mut self, from: impl Into<Stdio>) -> &mut Self {
+        self.stdin_from = Some(from.into());
+        self
+    }
+
     /// Sends the command's stdout to `to` (a file, `/dev/full`) instead of
     /// a pipe; [`Output::stdout`] is then empty.
     pub fn stdout_to(&mut self, to: impl Into<Stdio>) -> &mut Self {
@@ -375,11 +384,12 @@ impl TestCommand {
     /// test if it panics, dies of a signal or runs longer than [`HANG`].
     pub fn run(&mut self) -> Output {
         let stdin = self.stdin.take();
+        let stdin_from = self.stdin_from.take();
         self.cmd
-            .stdin(if stdin.is_some() {
-                Stdio::piped()
-            } else {
-                Stdio::null()
+            .stdin(match (&stdin, stdin_from) {
+                (Some(_), _) => Stdio::piped(),
+                (None, Some(from)) => from,
+                (None, None) => Stdio::null(),
             })
             .stdout(self.stdout.take().unwrap_or_else(Stdio::piped))
             .stderr(Stdio::piped());

@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use uriscan::encoding::{DecodeReader, Places};
 use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
-use uriscan::{Chunk, Chunks, Found, Segments, Sink, Span};
+use uriscan::{Chunk, Chunks, Found, ReadAt, Segments, Sink, Span};
 
 use uriscan::doc::DocKind;
 
@@ -166,41 +166,15 @@ pub fn scan_unit(
                 open(path, cfg)
                     .and_then(|rdr| scan_path(path, *named, rdr, kind, cfg, Split::None, send))
             } else {
-                File::open(path).and_then(|mut file| {
-                    let probe = read_probe(&mut file)?;
-                    if segment.is_none() {
-                        // A file shorter than the probe is not cut: only a
-                        // longer one is asked its length.
-                        if probe.len() == BINARY_PROBE {
-                            segment = segments_of(&file, cfg)?;
-                        }
-                        match segment {
-                            Some(first) => {
-                                for k in 1..first.count {
-                                    split(SegmentOf { k, ..first });
-                                }
-                            }
-                            None => {
-                                let how = how(path, *named, None, cfg, Split::None);
-                                return scan_read(probe, file, cfg, how, send);
-                            }
-                        }
-                    }
-                    let segment = segment.expect("a segment, or scanned whole above");
-                    match scan_segment(&file, &probe, segment, cfg, send)? {
-                        Some(summary) => Ok(summary),
-                        // Not read in segments after all: the first scans
-                        // the whole file, the others nothing.
-                        None if segment.k == 0 => {
-                            file.seek(io::SeekFrom::Start(0))?;
-                            scan_path(path, *named, Box::new(file), None, cfg, Split::None, send)
-                        }
-                        None => Ok(Summary::default()),
-                    }
-                })
+                let how = how(path, *named, None, cfg, Split::None);
+                File::open(path)
+                    .and_then(|file| scan_file(file, how, &mut segment, cfg, split, send))
             }
         }
-        (Input::Stdin, None) => scan(&Input::Stdin, cfg, Split::None, send),
+        (Input::Stdin, None) => match stdin_file(segment.is_none()).filter(|_| cfg.threads > 1) {
+            Some(file) => scan_file(file, stdin_how(Split::None), &mut segment, cfg, split, send),
+            None => scan(&Input::Stdin, cfg, Split::None, send),
+        },
     };
     let summary = match result {
         Ok(summary) => summary,
@@ -210,6 +184,70 @@ pub fn scan_unit(
         },
     };
     send(Event::Done(Summary { segment, ..summary }));
+}
+
+/// Scans `file`, read as it is (not decompressed, not a document), in
+/// segments when it is a regular file larger than two: the unit that
+/// finds it so (`segment` is `None`) queues the others with `split` and
+/// scans the first, setting `segment`.
+fn scan_file(
+    mut file: File,
+    how: How,
+    segment: &mut Option<SegmentOf>,
+    cfg: &Config,
+    split: &mut dyn FnMut(SegmentOf),
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
+    let probe = match segment {
+        // A segment reads at offsets only: the units of standard input
+        // share its offset, which the first may be moving.
+        Some(_) => read_probe_at(&file)?,
+        None => read_probe(&mut file)?,
+    };
+    if segment.is_none() {
+        // A file shorter than the probe is not cut: only a longer one is
+        // asked its length.
+        if probe.len() == BINARY_PROBE {
+            *segment = segments_of(&file, cfg)?;
+        }
+        match *segment {
+            Some(first) => {
+                for k in 1..first.count {
+                    split(SegmentOf { k, ..first });
+                }
+            }
+            None => return scan_read(probe, file, cfg, how, send),
+        }
+    }
+    let this = segment.expect("a segment, or scanned whole above");
+    match scan_segment(&file, &probe, this, cfg, send)? {
+        Some(summary) => Ok(summary),
+        // Not read in segments after all: the first scans the whole file,
+        // the others nothing.
+        None if this.k == 0 => {
+            file.seek(io::SeekFrom::Start(0))?;
+            scan_reader(file, cfg, how, send)
+        }
+        None => Ok(Summary::default()),
+    }
+}
+
+/// Standard input as a file that threads can read at offsets, when it is
+/// one: a regular file (`< big.log`) that nothing has read yet. `first`
+/// asks that of the unit that decides whether to cut it; the units of its
+/// other segments, queued after, only take a handle to it (their reads do
+/// not move its offset, which the first may be moving).
+#[cfg(unix)]
+fn stdin_file(first: bool) -> Option<File> {
+    use std::os::fd::AsFd;
+    let file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
+    let unread = || Some(file.metadata().ok()?.is_file() && (&file).stream_position().ok()? == 0);
+    (!first || unread()?).then_some(file)
+}
+
+#[cfg(not(unix))]
+fn stdin_file(_first: bool) -> Option<File> {
+    None
 }
 
 /// The first of the segments `file` is cut into, or `None` when it is not
@@ -232,7 +270,8 @@ fn segments_of(file: &File, cfg: &Config) -> io::Result<Option<SegmentOf>> {
 /// as it is is cut into segments instead: see [`scan_unit`].)
 pub fn single_stream(paths: &[PathBuf], cfg: &Config) -> Option<Input> {
     match paths {
-        [path] if path.as_os_str() == "-" => Some(Input::Stdin),
+        // Standard input that is a file is cut into segments instead.
+        [path] if path.as_os_str() == "-" => stdin_file(true).is_none().then_some(Input::Stdin),
         [path]
             if !path.is_dir()
                 && (is_compressed(path, cfg)
@@ -337,15 +376,7 @@ fn scan(
     match input {
         // A stream may be slow or never end (`tail -f`): its text is scanned
         // as it comes, not gathered into chunks.
-        Input::Stdin => {
-            let how = How {
-                doc: None,
-                split,
-                regular: false,
-                named: true,
-            };
-            scan_reader(io::stdin().lock(), cfg, how, send)
-        }
+        Input::Stdin => scan_reader(io::stdin().lock(), cfg, stdin_how(split), send),
         Input::Path { path, named } => {
             let rdr = open(path, cfg)?;
             let kind = documents::kind_of(path, cfg);
@@ -366,6 +397,16 @@ fn scan_path(
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
     scan_reader(rdr, cfg, how(path, named, kind, cfg, split), send)
+}
+
+/// How standard input is read.
+fn stdin_how(split: Split) -> How {
+    How {
+        doc: None,
+        split,
+        regular: false,
+        named: true,
+    }
 }
 
 /// How the file at `path` is read.
@@ -441,6 +482,23 @@ fn scan_reader<R: Read>(
 ) -> io::Result<Summary> {
     let probe = read_probe(&mut rdr)?;
     scan_read(probe, rdr, cfg, how, send)
+}
+
+/// The first [`BINARY_PROBE`] bytes of `file`, read at offsets (fewer at
+/// its end).
+fn read_probe_at(file: &File) -> io::Result<Vec<u8>> {
+    let mut probe = vec![0; BINARY_PROBE];
+    let mut got = 0;
+    while got < probe.len() {
+        match ReadAt::read_at(file, &mut probe[got..], got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    probe.truncate(got);
+    Ok(probe)
 }
 
 /// The first [`BINARY_PROBE`] bytes of `rdr` (fewer at its end).
