@@ -346,9 +346,8 @@ const UNCOUNTED_LIMIT: usize = 1 << 20;
 /// with their size; `holding` is the size of everything held for units
 /// after `next`, in `held` and in the workers' own buffers, but for what
 /// each worker has not counted yet (less than [`UNCOUNTED_LIMIT`]);
-/// `waiting` is
-/// how many workers wait for `next` to move or `holding` to shrink (a
-/// signal costs a system call: none is sent when no one waits).
+/// `waiting` is how many workers wait for `next` to move or `holding` to
+/// shrink (a signal costs a system call: none is sent when no one waits).
 struct Turn<'c, W: Write> {
     printer: Printer<'c, W>,
     next: Key,

@@ -142,7 +142,8 @@ fn is_compressed(path: &Path, cfg: &Config) -> bool {
 /// (which says which segment it ends, when the input is cut).
 ///
 /// With several threads, a regular file larger than two segments, read as
-/// it is (not decompressed, not a document), is cut: its whole unit hands
+/// it is (not decompressed, not a document), is cut (standard input too,
+/// when it is such a file, unread: [`stdin_file`]): its whole unit hands
 /// the segments after the first to `split` (which queues them for other
 /// threads) and scans the first. Whether the file is text, mail or neither
 /// is told by its first bytes, which each segment reads for itself (so a
