@@ -880,8 +880,10 @@ fn one_large_input_on_many_threads_prints_what_one_thread_does() {
 
 /// Standard input that is a regular file (`uriscan < big.log`) is cut into
 /// segments like a named file, read at offsets while the first unit reads
-/// on: the output is that of one thread. A file read from part way (the
-/// rest of what a shell group left) is scanned from there, as a stream.
+/// on: the output is that of one thread, and the file is left read to its
+/// end. A file read from part way (the rest of what a shell group left) is
+/// scanned from there, as a stream; standard input named twice is read in
+/// turn, the second time at its end.
 #[cfg(unix)]
 #[test]
 fn standard_input_that_is_a_file_prints_what_one_thread_does() {
@@ -943,6 +945,31 @@ fn standard_input_that_is_a_file_prints_what_one_thread_does() {
         .run();
     assert!(rest.stdout == piped.stdout, "a file read from part way");
     assert!(!rest.stdout.is_empty());
+
+    // The offset is shared with the caller's handle: a cut scan leaves it
+    // at the end, where reading to the end would.
+    let file = open(&text_path);
+    let mut callers = file.try_clone().unwrap();
+    let cut = d
+        .command()
+        .args(["-j3", "--segment-size", "1000", "-c"])
+        .stdin_from(file)
+        .run();
+    assert_eq!(
+        stdout(&cut).trim(),
+        stdout(&d.command().args(["-c"]).arg(&text_path).run()).trim()
+    );
+    assert_eq!(callers.stream_position().unwrap(), text.len() as u64);
+
+    let twice = |j: &str| {
+        d.command()
+            .args([j, "--segment-size", "1000", "-c", "-", "-"])
+            .stdin_from(open(&text_path))
+            .run()
+    };
+    let (one, many) = (twice("-j1"), twice("-j3"));
+    assert!(stdout(&one).contains("<stdin>:0\n"), "{}", stdout(&one));
+    assert_eq!(stdout(&one), stdout(&many));
 }
 
 /// A tree of small and large files, some of which look segmentable but are

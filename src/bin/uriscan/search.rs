@@ -172,7 +172,12 @@ pub fn scan_unit(
                     .and_then(|file| scan_file(file, how, &mut segment, cfg, split, send))
             }
         }
-        (Input::Stdin, None) => match stdin_file(segment.is_none()).filter(|_| cfg.threads > 1) {
+        // A segment of standard input, which its first unit found to be a
+        // file and cut: read at offsets, never as the stream.
+        (Input::Stdin, None) if segment.is_some() => stdin_handle().and_then(|file| {
+            scan_file(file, stdin_how(Split::None), &mut segment, cfg, split, send)
+        }),
+        (Input::Stdin, None) => match stdin_file(cfg) {
             Some(file) => scan_file(file, stdin_how(Split::None), &mut segment, cfg, split, send),
             None => scan(&Input::Stdin, cfg, Split::None, send),
         },
@@ -222,7 +227,14 @@ fn scan_file(
     }
     let this = segment.expect("a segment, or scanned whole above");
     match scan_segment(&file, &probe, this, cfg, send)? {
-        Some(summary) => Ok(summary),
+        Some(summary) => {
+            if this.k == 0 {
+                // Where a read to the end leaves it (standard input's offset
+                // is shared with whoever reads it after this run).
+                file.seek(io::SeekFrom::End(0))?;
+            }
+            Ok(summary)
+        }
         // Not read in segments after all: the first scans the whole file,
         // the others nothing.
         None if this.k == 0 => {
@@ -233,22 +245,37 @@ fn scan_file(
     }
 }
 
-/// Standard input as a file that threads can read at offsets, when it is
-/// one: a regular file (`< big.log`) that nothing has read yet. `first`
-/// asks that of the unit that decides whether to cut it; the units of its
-/// other segments, queued after, only take a handle to it (their reads do
-/// not move its offset, which the first may be moving).
+/// Standard input as a file that threads can read at offsets, for its
+/// first unit to cut into segments: when several threads are asked for,
+/// standard input is named once (`- -` reads it in turn, as a stream: the
+/// second finds it read), and it is a regular file (`< big.log`) that
+/// nothing has read yet (its offset is 0; a file given part read is
+/// scanned from there, as a stream).
+fn stdin_file(cfg: &Config) -> Option<File> {
+    let once = cfg.paths.iter().filter(|p| p.as_os_str() == "-").count() == 1;
+    if cfg.threads == 1 || !once {
+        return None;
+    }
+    let file = stdin_handle().ok()?;
+    let unread = file.metadata().ok()?.is_file() && (&file).stream_position().ok()? == 0;
+    unread.then_some(file)
+}
+
+/// A handle to standard input (a `dup` of it, which shares its offset: the
+/// units of its segments read it at offsets only, while its first unit may
+/// be reading on).
 #[cfg(unix)]
-fn stdin_file(first: bool) -> Option<File> {
+fn stdin_handle() -> io::Result<File> {
     use std::os::fd::AsFd;
-    let file = File::from(io::stdin().as_fd().try_clone_to_owned().ok()?);
-    let unread = || Some(file.metadata().ok()?.is_file() && (&file).stream_position().ok()? == 0);
-    (!first || unread()?).then_some(file)
+    Ok(File::from(io::stdin().as_fd().try_clone_to_owned()?))
 }
 
 #[cfg(not(unix))]
-fn stdin_file(_first: bool) -> Option<File> {
-    None
+fn stdin_handle() -> io::Result<File> {
+    Err(io::Error::new(
+        io::ErrorKind::Unsupported,
+        "standard input read at offsets",
+    ))
 }
 
 /// The first of the segments `file` is cut into, or `None` when it is not
@@ -272,7 +299,7 @@ fn segments_of(file: &File, cfg: &Config) -> io::Result<Option<SegmentOf>> {
 pub fn single_stream(paths: &[PathBuf], cfg: &Config) -> Option<Input> {
     match paths {
         // Standard input that is a file is cut into segments instead.
-        [path] if path.as_os_str() == "-" => stdin_file(true).is_none().then_some(Input::Stdin),
+        [path] if path.as_os_str() == "-" => stdin_file(cfg).is_none().then_some(Input::Stdin),
         [path]
             if !path.is_dir()
                 && (is_compressed(path, cfg)
