@@ -368,6 +368,46 @@ fn fifos_and_devices() {
     d.command().arg("/dev/zero").assert_exit(1);
 }
 
+/// A slow input in turn (a FIFO, written to a line at a time) while the
+/// other threads find more than the 32 MiB of records they may hold for
+/// later inputs: they hold, then wait for their turn, and the output is
+/// still that of one thread, whole and in order.
+#[cfg(unix)]
+#[test]
+fn records_held_past_the_limit_wait_for_their_turn() {
+    let d = Dir::new();
+    if !mkfifo(&d.path().join("slow")) {
+        eprintln!("note: mkfifo unavailable; skipping");
+        return;
+    }
+    // About 50 MiB of JSON records held in all: past the limit.
+    for name in ["b.txt", "c.txt"] {
+        let text: String = (0..60_000)
+            .map(|i| format!("http://h{i}.{name}/\n"))
+            .collect();
+        d.create(name, &text);
+    }
+    let run = |threads: &str| {
+        let fifo = d.path().join("slow");
+        let writer = std::thread::spawn(move || {
+            let mut f = fs::OpenOptions::new().write(true).open(fifo).unwrap();
+            f.write_all(b"first http://slow.example/a\n").unwrap();
+            std::thread::sleep(Duration::from_millis(500));
+            f.write_all(b"then http://slow.example/b\n").unwrap();
+        });
+        let o = d
+            .command()
+            .args([threads, "--json", "slow", "b.txt", "c.txt"])
+            .run();
+        writer.join().unwrap();
+        o
+    };
+    let (one, many) = (run("-j1"), run("-j3"));
+    assert_eq!(stdout(&one).lines().count(), 120_002);
+    assert!(one.stdout == many.stdout, "-j3 differs from -j1");
+    assert!(stdout(&many).starts_with("{\"column\":7,"));
+}
+
 /// Names that are not UTF-8 are printed as their bytes; in JSON they become
 /// `{"bytes": BASE64}`, which decodes to the same bytes.
 #[cfg(target_os = "linux")]
