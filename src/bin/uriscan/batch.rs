@@ -24,43 +24,47 @@ use crate::args::{Config, Format};
 /// over and over), and stay under the size whose free makes the allocator
 /// consolidate its free lists (64 KiB).
 const BATCH: usize = 256;
-const _: () = assert!(BATCH * std::mem::size_of::<Record>() < 64 * 1024);
+const _: () = assert!(BATCH * std::mem::size_of::<Kept>() < 64 * 1024);
 
-/// URIs found, in order: their records, their text in one string (not a
-/// string per URI: allocating and freeing one, often on another thread
-/// when the batch is held for its turn, cost more than the copy), and with
-/// `--json` their lines rendered in one buffer.
+/// URIs found, in order: what the printer reads of each, their text in one
+/// string (not a string per URI: allocating and freeing one, often on
+/// another thread when the batch is held for its turn, cost more than the
+/// copy), and with `--json` their lines rendered in one buffer.
 ///
 /// # Invariants
 ///
-/// `placed[i]` says where the URI and the JSON line of `records[i]` are in
-/// `text` and `json`; `json` is empty unless the records were rendered.
+/// Each of `kept` says where its URI and JSON line are in `text` and
+/// `json`; `json` is empty unless the records were rendered.
 #[derive(Debug, Default)]
 pub struct Batch {
-    records: Vec<Record>,
-    placed: Vec<Placed>,
+    kept: Vec<Kept>,
     text: String,
     json: Vec<u8>,
     /// The pool of the thread that fills it ([`POOLS`]).
     pool: usize,
 }
 
-/// Where a record's URI and JSON line are in its batch.
+/// What the printer reads of a [`Record`]: the rest of it is rendered into
+/// its JSON line, if anything, as it is pushed, and dropped there, on the
+/// thread that made it.
 #[derive(Debug)]
-struct Placed {
+struct Kept {
     uri: Range<usize>,
+    line: u64,
+    column: u64,
+    error: Option<String>,
     json: Option<JsonPieces>,
 }
 
 /// A record's JSON line in its batch's `json`, rendered but for its line
 /// numbers and path: `start..line` comes before its line number,
-/// `line..path` before its path (holding its message line's number at
-/// `message_line`, in mail), `path..end` after its path.
+/// `line..path` before its path (holding, in mail, the number of the line
+/// its message starts on, and where it goes), `path..end` after its path.
 #[derive(Clone, Copy, Debug)]
 struct JsonPieces {
     start: usize,
     line: usize,
-    message_line: Option<usize>,
+    message_line: Option<(usize, u64)>,
     path: usize,
     end: usize,
 }
@@ -72,11 +76,12 @@ struct JsonPieces {
 /// that allocated them, made glibc's allocator give memory back to the
 /// system and fault it in again (twice the system time at `-j2` on one
 /// large file). And a batch is emptied by the thread that filled it: what
-/// its records own (a mail place for `--json`, an IRI, a resolved link) is
-/// freed where it was allocated, as glibc's allocator locks the arena of a
-/// chunk freed by another thread (see `parallel::Done`); emptied by the
-/// printing thread, they cost 5% at `-j2 --json` over the corpus tree (160
-/// against 152 ms, alternating runs).
+/// its records own (the error of an invalid one) is freed where it was
+/// allocated, as glibc's allocator locks the arena of a chunk freed by
+/// another thread (see `parallel::Done`); emptied by the printing thread,
+/// records that still held their mail place, IRI and resolved link cost 5%
+/// at `-j2 --json` over the corpus tree (160 against 152 ms, alternating
+/// runs).
 static POOLS: [Mutex<Vec<Batch>>; POOLS_LEN] = [const { Mutex::new(Vec::new()) }; POOLS_LEN];
 
 /// How many pools of batches there are.
@@ -117,41 +122,42 @@ impl Form {
 impl Batch {
     /// Adds `record`, whose URI is `uri`, made ready as `form` asks.
     pub fn push(&mut self, uri: &str, record: Record, form: Form) {
-        if self.records.capacity() == 0 {
+        if self.kept.capacity() == 0 {
             *self = Batch::spare();
         }
         let json = form
             .json
             .then(|| render_json(&mut self.json, uri, &record, form));
-        self.placed.push(Placed {
+        self.kept.push(Kept {
             uri: self.text.len()..self.text.len() + uri.len(),
+            line: record.line,
+            column: record.column,
+            error: record.error,
             json,
         });
         self.text.push_str(uri);
-        self.records.push(record);
     }
 
     /// Returns true if and only if the batch holds as many records as
     /// travel together: it is to be sent.
     pub fn is_full(&self) -> bool {
-        self.records.len() == BATCH
+        self.kept.len() == BATCH
     }
 
     /// Returns true if and only if the batch holds no record.
     pub fn is_empty(&self) -> bool {
-        self.records.is_empty()
+        self.kept.is_empty()
     }
 
     /// The batch's records, in order.
     pub fn entries(&self) -> impl Iterator<Item = Entry<'_>> {
-        self.records
-            .iter()
-            .zip(&self.placed)
-            .map(|(record, placed)| Entry {
-                record,
-                uri: &self.text[placed.uri.clone()],
-                json: placed.json.map(|pieces| (&self.json[..], pieces)),
-            })
+        self.kept.iter().map(|kept| Entry {
+            uri: &self.text[kept.uri.clone()],
+            line: kept.line,
+            column: kept.column,
+            error: kept.error.as_deref(),
+            json: kept.json.map(|pieces| (&self.json[..], pieces)),
+        })
     }
 
     /// An empty batch with room for [`BATCH`] records: a printed one of
@@ -161,15 +167,13 @@ impl Batch {
         let printed = POOLS[pool].lock().ok().and_then(|mut spare| spare.pop());
         match printed {
             Some(mut batch) => {
-                batch.records.clear();
-                batch.placed.clear();
+                batch.kept.clear();
                 batch.text.clear();
                 batch.json.clear();
                 batch
             }
             None => Batch {
-                records: Vec::with_capacity(BATCH),
-                placed: Vec::with_capacity(BATCH),
+                kept: Vec::with_capacity(BATCH),
                 text: String::new(),
                 json: Vec::new(),
                 pool,
@@ -189,16 +193,18 @@ impl Batch {
 
     /// About how many bytes the batch holds.
     pub fn size(&self) -> usize {
-        self.text.len()
-            + self.json.len()
-            + self.records.len() * (std::mem::size_of::<Record>() + std::mem::size_of::<Placed>())
+        self.text.len() + self.json.len() + self.kept.len() * std::mem::size_of::<Kept>()
     }
 }
 
-/// One record of a batch, with its URI and, with `--json`, its line.
+/// One record of a batch, as the printer reads it: its URI, where it was
+/// found (its line counted from its segment's start), its error if it is
+/// invalid, and with `--json` its line.
 pub struct Entry<'b> {
-    pub record: &'b Record,
     pub uri: &'b str,
+    pub line: u64,
+    pub column: u64,
+    pub error: Option<&'b str>,
     /// The batch's rendered lines, and where this record's is.
     json: Option<(&'b [u8], JsonPieces)>,
 }
@@ -214,11 +220,11 @@ impl Entry<'_> {
         let (json, at) = self.json.expect("records rendered as JSON Lines");
         let mut number = itoa::Buffer::new();
         out.write_all(&json[at.start..at.line])?;
-        out.write_all(number.format(self.record.line + line_base).as_bytes())?;
+        out.write_all(number.format(self.line + line_base).as_bytes())?;
         let mut rest = at.line;
-        if let (Some(at_message_line), Some(m)) = (at.message_line, &self.record.mail) {
+        if let Some((at_message_line, message_line)) = at.message_line {
             out.write_all(&json[rest..at_message_line])?;
-            out.write_all(number.format(m.message_line + line_base).as_bytes())?;
+            out.write_all(number.format(message_line + line_base).as_bytes())?;
             rest = at_message_line;
         }
         out.write_all(&json[rest..at.path])?;
@@ -268,7 +274,7 @@ fn render_json(out: &mut Vec<u8>, uri: &str, r: &Record, form: Form) -> JsonPiec
             None => out.extend_from_slice(b"null"),
         }
         out.extend_from_slice(b",\"message_line\":");
-        message_line = Some(out.len());
+        message_line = Some((out.len(), m.message_line));
         out.extend_from_slice(b",\"part\":");
         json_string(out, &m.part);
     }
@@ -326,8 +332,7 @@ pub fn json_string(out: &mut Vec<u8>, s: &str) {
     }
 }
 
-/// One URI found, with what the printer needs; its text is in its
-/// [`Batch`].
+/// One URI found, as [`Batch::push`] takes it (its text apart).
 #[derive(Debug)]
 pub struct Record {
     /// The IRI as written, when it is not the URI (`--iri uri`).

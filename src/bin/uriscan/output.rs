@@ -9,7 +9,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use crate::args::{Config, Format};
-use crate::batch::{self, Batch, Entry, Record};
+use crate::batch::{self, Batch, Entry};
 use crate::search::{Event, Summary, Unit, Warning};
 use crate::walk::Input;
 
@@ -154,29 +154,29 @@ impl<'c, W: Write> Printer<'c, W> {
     /// Prints a batch of records of `input`.
     fn records(&mut self, input: &Input, batch: Batch) -> io::Result<()> {
         for entry in batch.entries() {
-            let (r, uri) = (entry.record, entry.uri);
-            if self.cfg.unique && r.error.is_none() {
+            let uri = entry.uri;
+            if self.cfg.unique && entry.error.is_none() {
                 if self.seen.contains(uri) {
                     continue;
                 }
                 self.seen.insert(uri.to_string());
             }
-            if r.error.is_none() {
+            if entry.error.is_none() {
                 self.totals.uris += 1;
                 self.in_input += 1;
             }
             match self.cfg.format {
-                Format::Plain => self.plain(input, uri, r)?,
+                Format::Plain => self.plain(input, &entry)?,
                 Format::Json => self.json(input, &entry)?,
                 Format::Count => {}
                 Format::Files => {
-                    if r.error.is_none() && self.in_input == 1 {
+                    if entry.error.is_none() && self.in_input == 1 {
                         self.path(input)?;
                         self.out.write_all(&[self.cfg.terminator])?;
                     }
                 }
                 Format::Quiet => {
-                    if r.error.is_none() && !self.cfg.stats {
+                    if entry.error.is_none() && !self.cfg.stats {
                         found_quiet();
                     }
                 }
@@ -271,18 +271,18 @@ impl<'c, W: Write> Printer<'c, W> {
         self.out.write_all(b":")
     }
 
-    fn plain(&mut self, input: &Input, uri: &str, r: &Record) -> io::Result<()> {
+    fn plain(&mut self, input: &Input, entry: &Entry<'_>) -> io::Result<()> {
         if self.cfg.with_filename {
             self.path_prefix(input)?;
         }
         if self.cfg.line_number {
-            self.number(r.line + self.line_base)?;
+            self.number(entry.line + self.line_base)?;
         }
         if self.cfg.column {
-            self.number(r.column)?;
+            self.number(entry.column)?;
         }
-        self.out.write_all(uri.as_bytes())?;
-        if let Some(error) = &r.error {
+        self.out.write_all(entry.uri.as_bytes())?;
+        if let Some(error) = entry.error {
             write!(self.out, "\t(invalid: {error})")?;
         }
         self.out.write_all(&[self.cfg.terminator])

@@ -914,8 +914,7 @@ impl Sink for &mut Records<'_, '_> {
     fn found(&mut self, f: &Found<'_>) -> io::Result<bool> {
         if keep(self.cfg, f) {
             // Only JSON Lines prints where in a message: the other formats
-            // make no place (three allocations a part, freed by whichever
-            // thread prints).
+            // make no place (three allocations a part).
             let place = f
                 .message()
                 .filter(|_| self.cfg.format == Format::Json)
