@@ -366,9 +366,15 @@ const SPARE_LISTS: usize = 64;
 
 impl<W: Write> Turn<'_, W> {
     /// Prints the events of the unit at `next` (emptying `events`), the
-    /// last of them its `Done`, moves on to the next unit, and prints the
-    /// held ones that are then in turn.
-    fn print_last(&mut self, unit: &Unit, events: &mut Vec<Event>, done: &mut Done) {
+    /// last of them its `Done`, moves on to the next unit, prints the held
+    /// ones that are then in turn, and publishes where `next` stands.
+    fn print_last(
+        &mut self,
+        unit: &Unit,
+        events: &mut Vec<Event>,
+        done: &mut Done,
+        seen: &NextSeen,
+    ) {
         self.print_unit(unit, events);
         while let Some((unit, mut events, size)) = self.held.remove(&self.next) {
             self.holding -= size;
@@ -376,10 +382,12 @@ impl<W: Write> Turn<'_, W> {
             self.give_back(events);
             done.add(unit);
         }
+        seen.publish(self.next);
     }
 
     /// Prints all the events of the unit at `next` (emptying `events`)
-    /// and moves on.
+    /// and moves on (called by [`Turn::print_last`] only, which publishes
+    /// the move).
     fn print_unit(&mut self, unit: &Unit, events: &mut Vec<Event>) {
         let mut ends_input = true;
         for event in events.drain(..) {
@@ -464,8 +472,7 @@ fn work<W: Write>(queue: &Queue, printing: &Printing<'_, W>, cfg: &Config, done:
                 t.holding -= mine_size;
                 (mine_size, uncounted) = (0, 0);
                 if last {
-                    t.print_last(&unit, &mut mine, done);
-                    next.publish(t.next);
+                    t.print_last(&unit, &mut mine, done, next);
                 } else {
                     for event in mine.drain(..) {
                         t.printer.event(&unit, event);
@@ -485,8 +492,7 @@ fn work<W: Write>(queue: &Queue, printing: &Printing<'_, W>, cfg: &Config, done:
         if t.next == key {
             // Its turn came after its last event.
             t.holding -= size;
-            t.print_last(&unit, &mut events, done);
-            next.publish(t.next);
+            t.print_last(&unit, &mut events, done, next);
             t.give_back(events);
             t.signal(moved);
             drop(t);
