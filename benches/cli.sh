@@ -11,6 +11,8 @@
 #   3. mail mode, one thread, over the mail archives: MB/s, and --no-mail;
 #   4. peak RSS scanning a 2 GiB file at -j1 and -j2;
 #   5. JSON Lines over the concatenated corpus, -j2 against -j1 (no goal);
+#      and the log gzipped, read with -z at -j1 and -j2, against
+#      ripgrep -z (which runs gzip to decompress) (no goal);
 #   6. the machine's own ceiling: two -j1 processes on two halves of the
 #      concatenated corpus (equal work) at once, against one after the other;
 #      and the same on two halves of the tree (every other file, copied),
@@ -108,6 +110,11 @@ bench ceiling "bash -c '$bin -j1 $tmp/half1 >/dev/null; $bin -j1 $tmp/half2 >/de
 # that found its URI.
 rewrite "$concat"
 bench json "$bin -j1 --json $concat" "$bin -j2 --json $concat" "$bin -j2 $concat"
+# A compressed log, for the record (no goal): one thread decompresses while
+# the others scan.
+gzip -6 -c "$log" > "$log.gz"
+rewrite "$log.gz"
+bench gzip "$bin -j1 -z $log.gz" "$bin -j2 -z $log.gz" "rg -j2 -z -o '$regex' $log.gz"
 bench tree-text "$bin -j1 --no-mail $corpus" "$bin -j2 --no-mail $corpus"
 bench tree-mail "$bin -j1 $corpus" "$bin -j2 $corpus"
 # tree_ceiling NAME [FLAG]: two -j1 processes on the tree's halves, one
@@ -176,6 +183,9 @@ for name, ceiling, what in [("tree-text", "tree-ceiling-text", "corpus tree, --n
 j1, j2, plain = medians("json")
 print(f"info  168 MB corpus concatenated, --json: -j2 {j2*1e3:.0f} ms against -j1 {j1*1e3:.0f} ms, "
       f"{j1/j2:.2f}x{best('json')}; -j2 without --json {plain*1e3:.0f} ms")
+j1, j2, rg = medians("gzip")
+print(f"info  206 MB log gzipped, -z: -j2 {j2*1e3:.0f} ms against -j1 {j1*1e3:.0f} ms, "
+      f"{j1/j2:.2f}x; rg -j2 -z {rg*1e3:.0f} ms ({rg/j2:.2f}x)")
 mail, text, *baseline = medians("mail")
 rate = mail_bytes / mail / 1e6
 against = "".join(f"; URISCAN_BASELINE {b*1e3:.0f} ms, {mail_bytes/b/1e6:.0f} MB/s ({b/mail:.2f}x)"
