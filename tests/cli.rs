@@ -1390,3 +1390,66 @@ fn man_page_describes_its_subcommands_itself() {
         assert_eq!((o.status.code(), stderr(&o)), (Some(0), String::new()));
     }
 }
+
+/// The file the output goes to is never read back: found by the walk, it
+/// is left out (as ripgrep does); named, or given as standard input, it is
+/// reported and skipped, with exit code 2 (as grep does). Read, it would
+/// give back the URIs written to it, without end: the output is large
+/// enough here to reach the file before the walk does.
+#[test]
+fn the_output_file_is_not_read_back() {
+    let d = Dir::new();
+    let many: String = (0..20_000)
+        .map(|i| format!("http://a.example/{i}\n"))
+        .collect();
+    d.create("a.txt", &many);
+    let expected: String = many.lines().map(|l| format!("./a.txt:{l}\n")).collect();
+    let out = d.path().join("out.txt");
+    for threads in ["-j1", "-j2"] {
+        // `> out.txt`: found by the walk, left out, without a word.
+        let o = d
+            .command()
+            .args([threads, "."])
+            .stdout_to(fs::File::create(&out).unwrap())
+            .run();
+        assert_eq!((o.status.code(), stderr(&o).as_str()), (Some(0), ""));
+        assert_eq!(fs::read_to_string(&out).unwrap(), expected, "{threads}");
+        // `>> out.txt`, named: reported, and the others read.
+        fs::write(&out, "http://before.example/\n").unwrap();
+        let append = fs::OpenOptions::new().append(true).open(&out).unwrap();
+        let o = d
+            .command()
+            .args([threads, "-H", "out.txt", "./a.txt"])
+            .stdout_to(append)
+            .run();
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o),
+            "uriscan: out.txt: input file is also the output\n"
+        );
+        let written = fs::read_to_string(&out).unwrap();
+        assert_eq!(written, format!("http://before.example/\n{expected}"));
+        // `- < out.txt >> out.txt`.
+        let append = fs::OpenOptions::new().append(true).open(&out).unwrap();
+        let o = d
+            .command()
+            .args([threads, "-"])
+            .stdin_from(fs::File::open(&out).unwrap())
+            .stdout_to(append)
+            .run();
+        assert_eq!(o.status.code(), Some(2));
+        assert_eq!(
+            stderr(&o),
+            "uriscan: <stdin>: input file is also the output\n"
+        );
+        assert_eq!(fs::read_to_string(&out).unwrap(), written);
+    }
+    // A named file that is not the output is read as before.
+    fs::write(&out, "").unwrap();
+    let o = d
+        .command()
+        .arg("out.txt")
+        .stdout_to(fs::File::create(d.path().join("x")).unwrap())
+        .run();
+    assert_eq!(o.status.code(), Some(1));
+}

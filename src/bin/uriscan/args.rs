@@ -1,6 +1,7 @@
 //! The command line: clap's definition, turned into a validated [`Config`].
 
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand, ValueEnum};
@@ -535,6 +536,66 @@ pub struct Walk {
     /// Print paths found in `.` without their leading `./`: true when `.`
     /// is scanned because no path was given.
     pub strip_dot_prefix: bool,
+    /// The file the output goes to, never read (see `walk`); `None`
+    /// with `--quiet`, which writes nothing.
+    pub output: Option<FileId>,
+}
+
+/// A file as the system knows it, whatever the path to it: its device and
+/// inode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    /// Standard output's, when it is a regular file (`> out`, `>> out`):
+    /// the only output a run could read back. `None` for a terminal, a
+    /// pipe, `/dev/null`, or where it cannot be told.
+    pub fn of_stdout() -> Option<FileId> {
+        FileId::of_handle(&std::io::stdout())
+    }
+
+    /// Standard input's, when it is a regular file.
+    pub fn of_stdin() -> Option<FileId> {
+        FileId::of_handle(&std::io::stdin())
+    }
+
+    #[cfg(unix)]
+    fn of_handle(handle: &impl std::os::fd::AsFd) -> Option<FileId> {
+        let file = fs::File::from(handle.as_fd().try_clone_to_owned().ok()?);
+        FileId::of(&file.metadata().ok()?)
+    }
+
+    #[cfg(not(unix))]
+    fn of_handle<T>(_handle: &T) -> Option<FileId> {
+        None
+    }
+
+    #[cfg(unix)]
+    pub fn of(meta: &fs::Metadata) -> Option<FileId> {
+        use std::os::unix::fs::MetadataExt;
+        meta.is_file().then(|| FileId {
+            dev: meta.dev(),
+            ino: meta.ino(),
+        })
+    }
+
+    #[cfg(not(unix))]
+    pub fn of(_meta: &fs::Metadata) -> Option<FileId> {
+        None
+    }
+
+    /// Its inode number.
+    pub fn ino(self) -> u64 {
+        self.ino
+    }
+
+    /// True if `path` (followed through links) is this file.
+    pub fn is(self, path: &Path) -> bool {
+        fs::metadata(path).ok().as_ref().and_then(FileId::of) == Some(self)
+    }
 }
 
 /// `--base`, checked: an absolute URI, with a `/` at the end of its path
@@ -694,6 +755,11 @@ impl Args {
                 follow: self.follow,
                 types: walk_types,
                 strip_dot_prefix: implicit,
+                output: if format == Format::Quiet {
+                    None
+                } else {
+                    FileId::of_stdout()
+                },
             },
             threads,
             segment_size: self.segment_size.unwrap_or(DEFAULT_SEGMENT_SIZE),

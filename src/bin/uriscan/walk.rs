@@ -1,14 +1,21 @@
 //! Turns the paths given into the inputs to scan, in order, as the walk
 //! meets them (so scanning starts with the first file found, not after the
 //! last), and the errors met on the way.
+//!
+//! The file the output goes to is never read: a run writing into the tree
+//! it scans (`uriscan -r docs > docs/links.txt`) would read its own URIs
+//! back and write them again, without end. Found by the walk, that file is
+//! left out, as ripgrep leaves it out; named on the command line (or given
+//! as standard input), it is reported as an error, as grep reports it.
 
+use std::fs;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use ignore::overrides::OverrideBuilder;
 use ignore::WalkBuilder;
 
-use crate::args::Walk;
+use crate::args::{FileId, Walk};
 use crate::messages;
 
 /// One thing to scan.
@@ -29,23 +36,44 @@ pub enum Walked {
     Error { path: PathBuf, reason: String },
 }
 
+/// Why a path named is not read.
+const IS_THE_OUTPUT: &str = "input file is also the output";
+
 /// Expands `paths` in order, giving each input and each error to `each` as
 /// it is met: files as given, directories walked recursively, depth first,
 /// each directory's entries in order of their names (so the order never
 /// depends on the file system: a path comes before another when it does
 /// component by component), `-` as standard input. Only regular files found
 /// by the walk are kept: FIFOs and devices inside a tree are skipped, while
-/// one named on the command line is read as asked.
+/// one named on the command line is read as asked. The output file
+/// ([`Walk::output`]) is left out of a walk, and reported as an error when
+/// named.
 ///
 /// # Errors
 ///
 /// An invalid `--glob`.
 pub fn walk(paths: &[PathBuf], walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<()> {
+    let is_output_error = |path: &str| Walked::Error {
+        path: PathBuf::from(path),
+        reason: IS_THE_OUTPUT.to_string(),
+    };
     for path in paths {
         if path.as_os_str() == "-" {
-            each(Walked::Input(Input::Stdin));
-        } else if path.is_dir() {
+            if walk.output.is_some() && FileId::of_stdin() == walk.output {
+                each(is_output_error("<stdin>"));
+            } else {
+                each(Walked::Input(Input::Stdin));
+            }
+            continue;
+        }
+        let meta = fs::metadata(path);
+        if meta.as_ref().is_ok_and(fs::Metadata::is_dir) {
             walk_dir(path, walk, each)?;
+        } else if walk.output.is_some() && meta.ok().as_ref().and_then(FileId::of) == walk.output {
+            each(Walked::Error {
+                path: path.clone(),
+                reason: IS_THE_OUTPUT.to_string(),
+            });
         } else {
             each(Walked::Input(Input::Path {
                 path: path.clone(),
@@ -87,7 +115,7 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<
     for entry in builder.build() {
         match entry {
             Ok(entry) => {
-                if entry.file_type().is_some_and(|t| t.is_file()) {
+                if entry.file_type().is_some_and(|t| t.is_file()) && !is_output(&entry, walk) {
                     each(Walked::Input(Input::Path {
                         path: shown(entry.into_path(), walk),
                         named: false,
@@ -104,6 +132,16 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<
         }
     }
     Ok(())
+}
+
+/// True if the walk's `entry` is the output file: compared by inode first,
+/// which the directory gives without a `stat` (a second file system may
+/// reuse the number: then the device tells). A link followed (`-L`) is
+/// compared by its target's.
+fn is_output(entry: &ignore::DirEntry, walk: &Walk) -> bool {
+    walk.output.is_some_and(|out| {
+        (entry.path_is_symlink() || entry.ino() == Some(out.ino())) && out.is(entry.path())
+    })
 }
 
 /// `path` as printed: without its leading `./` when `.` is scanned because
