@@ -537,7 +537,7 @@ pub struct Walk {
     /// is scanned because no path was given.
     pub strip_dot_prefix: bool,
     /// The file the output goes to, never read (see `walk`); `None`
-    /// with `--quiet`, which writes nothing.
+    /// with `-q`, `-l` and `-c`, whose output holds no URI to read back.
     pub output: Option<FileId>,
 }
 
@@ -755,7 +755,7 @@ impl Args {
                 follow: self.follow,
                 types: walk_types,
                 strip_dot_prefix: implicit,
-                output: if format == Format::Quiet {
+                output: if matches!(format, Format::Quiet | Format::Files | Format::Count) {
                     None
                 } else {
                     FileId::of_stdout()

@@ -89,7 +89,9 @@ impl<W: Write> Write for WriteOrExit<W> {
 fn scan(cfg: &Config) -> Result<i32> {
     let started = Instant::now();
     let mut printer = Printer::new(io::BufWriter::with_capacity(64 * 1024, io::stdout()), cfg);
-    let mut printer = match search::single_stream(&cfg.paths, cfg).filter(|_| cfg.threads > 1) {
+    let one_stream = search::single_stream(&cfg.paths, cfg)
+        .filter(|_| cfg.threads > 1 && !walk::names_the_output(&cfg.paths, &cfg.walk));
+    let mut printer = match one_stream {
         // One stream (stdin, a decompressed file): its messages or its
         // chunks of text are what is split.
         Some(input) => {

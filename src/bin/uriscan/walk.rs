@@ -7,6 +7,8 @@
 //! back and write them again, without end. Found by the walk, that file is
 //! left out, as ripgrep leaves it out; named on the command line (or given
 //! as standard input), it is reported as an error, as grep reports it.
+//! Not with `-q`, `-l` or `-c`, whose output holds no URI to read back
+//! (grep reads it too).
 
 use std::fs;
 use std::path::PathBuf;
@@ -136,12 +138,28 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<
 
 /// True if the walk's `entry` is the output file: compared by inode first,
 /// which the directory gives without a `stat` (a second file system may
-/// reuse the number: then the device tells). A link followed (`-L`) is
-/// compared by its target's.
+/// reuse the number: then the device tells). A link followed (`-L`) has
+/// its target's inode (the walk `stat`s it to follow it).
+#[cfg(unix)]
 fn is_output(entry: &ignore::DirEntry, walk: &Walk) -> bool {
-    walk.output.is_some_and(|out| {
-        (entry.path_is_symlink() || entry.ino() == Some(out.ino())) && out.is(entry.path())
-    })
+    walk.output
+        .is_some_and(|out| entry.ino() == Some(out.ino()) && out.is(entry.path()))
+}
+
+#[cfg(not(unix))]
+fn is_output(_entry: &ignore::DirEntry, _walk: &Walk) -> bool {
+    false
+}
+
+/// True if the single input `paths` names (`-` for standard input) is the
+/// output file: it is then walked, which reports it, rather than read as
+/// one stream.
+pub fn names_the_output(paths: &[PathBuf], walk: &Walk) -> bool {
+    match (paths, walk.output) {
+        ([path], Some(out)) if path.as_os_str() == "-" => FileId::of_stdin() == Some(out),
+        ([path], Some(out)) => out.is(path),
+        _ => false,
+    }
 }
 
 /// `path` as printed: without its leading `./` when `.` is scanned because
