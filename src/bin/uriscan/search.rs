@@ -12,7 +12,7 @@ use rayon::prelude::*;
 use uriscan::encoding::{DecodeReader, Places};
 use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
-use uriscan::{Chunk, Chunks, Found, ReadAt, Segments, Sink, Span};
+use uriscan::{Chunk, Chunks, Found, Segments, Sink, Span};
 
 use uriscan::doc::DocKind;
 
@@ -84,12 +84,15 @@ pub struct Unit {
     walk_error: Option<String>,
 }
 
-/// Segment `k` of the `count` segments of a file of `len` bytes.
+/// Segment `k` of the `count` segments of a file of `len` bytes, cut as
+/// an mbox (between messages) when `mail`, as text otherwise: decided once,
+/// by the unit that cut it, from the file's first bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SegmentOf {
     pub k: u64,
     pub count: u64,
     pub len: u64,
+    pub mail: bool,
 }
 
 impl Unit {
@@ -145,10 +148,10 @@ fn is_compressed(path: &Path, cfg: &Config) -> bool {
 /// it is (not decompressed, not a document), is cut (standard input too,
 /// when it is such a file, unread: [`stdin_file`]): its whole unit hands
 /// the segments after the first to `split` (which queues them for other
-/// threads) and scans the first. Whether the file is text, mail or neither
-/// is told by its first bytes, which each segment reads for itself (so a
-/// binary, decoded or non-mbox file is scanned whole by the first segment,
-/// and the others find nothing to do).
+/// threads) and scans the first. Whether the file is cut, as text or as an
+/// mbox, is told by its first bytes, which the whole unit reads before it
+/// cuts ([`cut_as`]); a segment carries the answer ([`SegmentOf::mail`])
+/// and reads no more than its own bytes and its boundaries'.
 pub fn scan_unit(
     unit: &Unit,
     cfg: &Config,
@@ -193,9 +196,9 @@ pub fn scan_unit(
 }
 
 /// Scans `file`, read as it is (not decompressed, not a document), in
-/// segments when it is a regular file larger than two: the unit that
-/// finds it so (`segment` is `None`) queues the others with `split` and
-/// scans the first, setting `segment`.
+/// segments when it is a regular file larger than two that is read as
+/// text or as an mbox: the unit that finds it so (`segment` is `None`)
+/// queues the others with `split` and scans the first, setting `segment`.
 fn scan_file(
     mut file: File,
     how: How,
@@ -204,45 +207,42 @@ fn scan_file(
     split: &mut dyn FnMut(SegmentOf),
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
-    let probe = match segment {
-        // A segment reads at offsets only: the units of standard input
-        // share its offset, which the first may be moving.
-        Some(_) => read_probe_at(&file)?,
-        None => read_probe(&mut file)?,
-    };
     if segment.is_none() {
+        let probe = read_probe(&mut file)?;
         // A file shorter than the probe is not cut: only a longer one is
         // asked its length.
-        if probe.len() == BINARY_PROBE {
-            *segment = segments_of(&file, cfg)?;
+        let first = match cut_as(cfg, &probe) {
+            Some(mail) if probe.len() == BINARY_PROBE => segments_of(&file, mail, cfg)?,
+            _ => None,
+        };
+        let Some(first) = first else {
+            return scan_read(probe, file, cfg, how, send);
+        };
+        for k in 1..first.count {
+            split(SegmentOf { k, ..first });
         }
-        match *segment {
-            Some(first) => {
-                for k in 1..first.count {
-                    split(SegmentOf { k, ..first });
-                }
-            }
-            None => return scan_read(probe, file, cfg, how, send),
-        }
+        *segment = Some(first);
     }
     let this = segment.expect("a segment, or scanned whole above");
-    match scan_segment(&file, &probe, this, cfg, send)? {
-        Some(summary) => {
-            if this.k == 0 {
-                // Where a read to the end leaves it (standard input's offset
-                // is shared with whoever reads it after this run).
-                file.seek(io::SeekFrom::End(0))?;
-            }
-            Ok(summary)
-        }
-        // Not read in segments after all: the first scans the whole file,
-        // the others nothing.
-        None if this.k == 0 => {
-            file.seek(io::SeekFrom::Start(0))?;
-            scan_reader(file, cfg, how, send)
-        }
-        None => Ok(Summary::default()),
+    let summary = scan_segment(&file, this, cfg, send)?;
+    if this.k == 0 {
+        // Where a read to the end leaves it (standard input's offset is
+        // shared with whoever reads it after this run).
+        file.seek(io::SeekFrom::End(0))?;
     }
+    Ok(summary)
+}
+
+/// How an input starting with `probe` may be cut into segments: `Some(false)`
+/// as text, `Some(true)` as an mbox (between messages); `None` when it
+/// is read whole: it looks binary, is decoded (`-E`, a byte-order mark),
+/// or is mail but not an mbox.
+fn cut_as(cfg: &Config, probe: &[u8]) -> Option<bool> {
+    let binary = !cfg.binary && memchr::memchr(0, probe).is_some();
+    let mail = reads_as_mail(cfg, probe);
+    let decoded = !mail && cfg.encoding.decoding_for(probe).is_some();
+    let whole = binary || decoded || (mail && !probe.starts_with(b"From "));
+    (!whole).then_some(mail)
 }
 
 /// Standard input as a file that threads can read at offsets, for its
@@ -278,9 +278,9 @@ fn stdin_handle() -> io::Result<File> {
     ))
 }
 
-/// The first of the segments `file` is cut into, or `None` when it is not
-/// a regular file larger than two segments.
-fn segments_of(file: &File, cfg: &Config) -> io::Result<Option<SegmentOf>> {
+/// The first of the segments `file` is cut into (as an mbox when `mail`),
+/// or `None` when it is not a regular file larger than two segments.
+fn segments_of(file: &File, mail: bool, cfg: &Config) -> io::Result<Option<SegmentOf>> {
     let meta = file.metadata()?;
     let (len, size) = (meta.len(), cfg.segment_size);
     Ok(
@@ -288,6 +288,7 @@ fn segments_of(file: &File, cfg: &Config) -> io::Result<Option<SegmentOf>> {
             k: 0,
             count: len.div_ceil(size),
             len,
+            mail,
         }),
     )
 }
@@ -326,24 +327,14 @@ pub fn scan_stream(input: &Input, cfg: &Config, send: &mut dyn FnMut(Event)) {
     send(Event::Done(summary));
 }
 
-/// Scans `segment` of `file`, whose first bytes are `probe`
-/// ([`read_probe`]); `None` when the file is not read in segments after
-/// all: it looks binary, is decoded (`-E`, a byte-order mark), or is mail
-/// but not an mbox. Each unit of a file reads its first bytes and decides
-/// alike.
+/// Scans `segment` of `file`, as text or as an mbox ([`SegmentOf::mail`]).
 fn scan_segment(
     file: &File,
-    probe: &[u8],
     segment: SegmentOf,
     cfg: &Config,
     send: &mut dyn FnMut(Event),
-) -> io::Result<Option<Summary>> {
-    let binary = !cfg.binary && memchr::memchr(0, probe).is_some();
-    let mail = reads_as_mail(cfg, probe);
-    let decoded = !mail && cfg.encoding.decoding_for(probe).is_some();
-    if binary || decoded || (mail && !probe.starts_with(b"From ")) {
-        return Ok(None);
-    }
+) -> io::Result<Summary> {
+    let mail = segment.mail;
     let segments = if mail {
         mail::message_segments(file, segment.len)
     } else {
@@ -352,7 +343,7 @@ fn scan_segment(
     .segment_size(cfg.segment_size);
     debug_assert_eq!(segments.count(), segment.count);
     let Some(this) = segments.segment(segment.k)? else {
-        return Ok(Some(Summary::default()));
+        return Ok(Summary::default());
     };
     let mut batch = Batcher::new(cfg, send);
     let mut records = Records::new(cfg, &mut batch);
@@ -364,12 +355,12 @@ fn scan_segment(
     let too_long = records.too_long;
     batch.flush();
     let end = end?;
-    Ok(Some(Summary {
+    Ok(Summary {
         bytes: end.bytes,
         lines: end.lines,
         too_long,
         ..Summary::default()
-    }))
+    })
 }
 
 /// How many bytes of an input are split off and scanned in parallel at a
@@ -510,23 +501,6 @@ fn scan_reader<R: Read>(
 ) -> io::Result<Summary> {
     let probe = read_probe(&mut rdr)?;
     scan_read(probe, rdr, cfg, how, send)
-}
-
-/// The first [`BINARY_PROBE`] bytes of `file`, read at offsets (fewer at
-/// its end).
-fn read_probe_at(file: &File) -> io::Result<Vec<u8>> {
-    let mut probe = vec![0; BINARY_PROBE];
-    let mut got = 0;
-    while got < probe.len() {
-        match ReadAt::read_at(file, &mut probe[got..], got as u64) {
-            Ok(0) => break,
-            Ok(n) => got += n,
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            Err(err) => return Err(err),
-        }
-    }
-    probe.truncate(got);
-    Ok(probe)
 }
 
 /// The first [`BINARY_PROBE`] bytes of `rdr` (fewer at its end).
