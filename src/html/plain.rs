@@ -284,7 +284,7 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
     }
     match html.get(at) {
         Some(&q @ (b'"' | b'\'')) => {
-            let end = value(html, at + 1, em, |b| b == q)?;
+            let end = value(html, at + 1, em, |hay| memchr2(q, b'&', hay))?;
             if html.get(end) != Some(&q) {
                 return Err(Unusual);
             }
@@ -298,7 +298,10 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
         Some(_) => {
             // Unquoted: up to a blank or `>` (`/`, `"`, `'`, `<`, `=` and
             // `` ` `` belong to the value).
-            let end = value(html, at, em, |b| is_blank(b) || b == b'>')?;
+            let end = value(html, at, em, |hay| {
+                hay.iter()
+                    .position(|&b| b == b'&' || is_blank(b) || b == b'>')
+            })?;
             if end == html.len() {
                 return Err(Unusual);
             }
@@ -307,27 +310,29 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
     }
 }
 
-/// Reads an attribute value from `at` up to the first byte for which
-/// `ends` holds (or the end), with its character references; returns
-/// where it stopped.
+/// Reads an attribute value from `at` up to the byte that ends it (or the
+/// end), with its character references; returns where it stopped.
+/// `stop` finds, in what it is given, the first byte that ends the value
+/// or is a `&`.
 fn value(
     html: &[u8],
     at: usize,
     em: &mut &mut Reader<'_>,
-    ends: impl Fn(u8) -> bool,
+    stop: impl Fn(&[u8]) -> Option<usize>,
 ) -> Result<usize, Unusual> {
     em.token.position = at;
     em.init_attribute_value();
     let mut buf = [0; 4];
     let mut piece = at;
     let mut i = at;
-    while let Some(&b) = html.get(i) {
-        if ends(b) {
+    loop {
+        let Some(p) = stop(&html[i..]) else {
+            i = html.len();
             break;
-        }
-        if b != b'&' {
-            i += 1;
-            continue;
+        };
+        i += p;
+        if html[i] != b'&' {
+            break;
         }
         tell_written(em, Target::Value, html, piece, i);
         let (decoded, end) = reference(html, i, true, &mut buf)?;
