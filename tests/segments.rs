@@ -229,6 +229,40 @@ fn text_without_a_safe_cut_is_one_segment() {
     );
 }
 
+/// Data with no safe cut (lines of URI bytes alone, lines that each open
+/// a `<`) is not worth cutting: its segments would each look through a
+/// segment's size for a boundary in vain. Text is; one segment always is.
+#[test]
+fn only_text_with_a_boundary_is_worth_cutting() {
+    let csv: String = (0..2000).map(|i| format!("{i},{},x{i}\n", i * 7)).collect();
+    let base64 =
+        "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u\n".repeat(300);
+    let brackets = "<http://a.example/b\n".repeat(1000);
+    let text = "see http://a.org/x, said the log\n".repeat(1000);
+    let cuts = |s: &str, size| {
+        Segments::new(s.as_bytes(), s.len() as u64)
+            .segment_size(size)
+            .cuts()
+            .unwrap()
+    };
+    assert!(!cuts(&csv, 4000));
+    assert!(!cuts(&base64, 4000));
+    assert!(!cuts(&brackets, 4000));
+    assert!(cuts(&text, 4000));
+    assert!(cuts(&csv, csv.len() as u64));
+    // Judged by segment 1's start alone: text within its reach is cut
+    // (and its segments then give the whole), text past it is not.
+    assert!(!cuts(&format!("{}{}", &csv[..9000], text), 4000));
+    let mixed = format!("{}{}", &csv[..6000], text);
+    assert!(cuts(&mixed, 4000));
+    let (found, _) = segmented(&Scanner::new(), mixed.as_bytes(), 4000, 333, Mode::Text);
+    common::assert_same_as_whole(
+        &found,
+        &whole(&Scanner::new(), mixed.as_bytes(), Mode::Text),
+        "CSV then text",
+    );
+}
+
 #[test]
 fn adversarial_shapes_cut_anywhere_give_the_whole() {
     for case in gen::shapes(20_000) {

@@ -19,7 +19,7 @@
 use std::io::{self, Read};
 
 use super::core::{Core, Window, LOOKBACK};
-use super::cut::is_safe_cut;
+use super::cut::{is_safe_cut, line_cuts};
 use super::stream::{scan_reader_from, EndLine, Resume};
 use super::{Scanner, Sink};
 
@@ -181,19 +181,17 @@ impl<R: Read> Chunks<R> {
 /// judged only where the two lines before it lie whole in `buf` (or
 /// `buf` starts with the input, `at_input_start`).
 fn find_safe_cut(buf: &[u8], from: usize, at_input_start: bool) -> Option<usize> {
-    memchr::memchr_iter(b'\n', &buf[from..])
-        .map(|p| from + p + 1)
-        .find(|&at| {
-            // The line break ending the line before the last one, then the
-            // one before that: the hay starts at a line's start.
-            let Some(before_end) = memchr::memrchr(b'\n', &buf[..at - 1]) else {
-                return at_input_start && is_safe_cut(buf, at);
-            };
-            match memchr::memrchr(b'\n', &buf[..before_end]) {
-                Some(nl) => is_safe_cut(&buf[nl + 1..], at - nl - 1),
-                None => at_input_start && is_safe_cut(buf, at),
-            }
-        })
+    line_cuts(buf, from).find(|&at| {
+        // The line break ending the line before the last one, then the
+        // one before that: the hay starts at a line's start.
+        let Some(before_end) = memchr::memrchr(b'\n', &buf[..at - 1]) else {
+            return at_input_start && is_safe_cut(buf, at);
+        };
+        match memchr::memrchr(b'\n', &buf[..before_end]) {
+            Some(nl) => is_safe_cut(&buf[nl + 1..], at - nl - 1),
+            None => at_input_start && is_safe_cut(buf, at),
+        }
+    })
 }
 
 impl<R: Read> Iterator for Chunks<R> {

@@ -37,7 +37,11 @@
 //! [`LOOKBACK`]: super::core::LOOKBACK
 
 use super::chars;
-use crate::uri::table::URI;
+use crate::uri::table::{Table, URI};
+
+/// The URI bytes and `\n`: a run of them holds no byte that could end a
+/// line every read stops at ([`may_end_every_read`]).
+const URI_OR_LINE_BREAK: Table = URI.with(b'\n');
 
 /// Returns true if and only if `at` is a safe cut of `hay`: a scan may stop
 /// before `at` and another start at `at` with the same results as one scan
@@ -97,6 +101,34 @@ fn is_safe_within_line(hay: &[u8], at: usize) -> bool {
     !last.contains(&b'\x0c') && !last.iter().all(u8::is_ascii_whitespace)
 }
 
+/// The line cuts of `buf` right after a line break at or past `from` that
+/// may be safe, in order: the ends of the lines that hold a byte other
+/// than URI bytes ([`may_end_every_read`]). Every other line cut is unsafe,
+/// so a search for cuts judges these only, and passes over a file of
+/// comma-separated values, base64 or hex at the speed of a byte lookup.
+pub(crate) fn line_cuts(buf: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
+    let mut line = memchr::memrchr(b'\n', &buf[..from]).map_or(0, |p| p + 1);
+    std::iter::from_fn(move || loop {
+        let other = may_end_every_read(buf, line)?;
+        let at = other + memchr::memchr(b'\n', &buf[other..])? + 1;
+        line = at;
+        if at > from {
+            return Some(at);
+        }
+    })
+}
+
+/// The offset of the first byte of `hay`, at or after `from`, that is
+/// neither a URI byte (of ASCII) nor `\n`: a blank, a quote prefix's `>`,
+/// `"`, `<`, a control, any byte of a non-ASCII character. A line break
+/// is a safe cut only after a line that holds such a byte:
+/// [`ends_every_read`] refuses a line of URI bytes alone, and
+/// [`is_safe_cut`] asks it of every line cut.
+fn may_end_every_read(hay: &[u8], from: usize) -> Option<usize> {
+    let at = from + URI_OR_LINE_BREAK.run_len(&hay[from..]);
+    (at < hay.len()).then_some(at)
+}
+
 /// Returns true if and only if no read inside `<...>` can go on past the
 /// end of `line` (without its `\n`): see the module docs.
 fn ends_every_read(line: &[u8]) -> bool {
@@ -143,7 +175,7 @@ mod cut_tests {
     use proptest::prelude::*;
     use proptest::test_runner::{Config, RngSeed};
 
-    use super::is_safe_cut;
+    use super::{is_safe_cut, may_end_every_read};
     use crate::scan::core::{Core, Window, LOOKBACK};
     use crate::{Found, HyphenMode, Scanner};
 
@@ -253,6 +285,20 @@ mod cut_tests {
                 Scanner::new()
             };
             check(&scanner, &hay);
+        }
+
+        /// What lets a search for cuts pass over lines unjudged.
+        #[test]
+        fn no_line_of_uri_bytes_alone_is_cut_after(hay in text()) {
+            for at in 1..=hay.len() {
+                if hay[at - 1] != b'\n' {
+                    continue;
+                }
+                let line = memchr::memrchr(b'\n', &hay[..at - 1]).map_or(0, |p| p + 1);
+                if may_end_every_read(&hay[..at - 1], line).is_none() {
+                    prop_assert!(!is_safe_cut(&hay, at), "{:?} at {at}", String::from_utf8_lossy(&hay));
+                }
+            }
         }
     }
 

@@ -24,7 +24,7 @@
 use std::io::{self, Read};
 
 use super::core::LOOKBACK;
-use super::cut::is_safe_cut;
+use super::cut::{is_safe_cut, line_cuts};
 use super::stream::{scan_reader_from, EndLine, Resume};
 use super::{Scanner, Sink};
 
@@ -187,6 +187,23 @@ impl<'a, R: ReadAt + ?Sized> Segments<'a, R> {
     /// input.
     pub fn count(&self) -> u64 {
         self.len.div_ceil(self.size).max(1)
+    }
+
+    /// Whether the input is worth cutting: true when segment 1 starts at a
+    /// boundary (found within a segment's size past its nominal offset),
+    /// or there is one segment only. An input with no boundary there most
+    /// likely has none further on: a file of comma-separated values,
+    /// base64 or hex is lines of URI bytes alone, after which no cut is
+    /// safe, and lines that each open a `<` never closed are not cut
+    /// either. Cut, each of its segments would look through a segment's
+    /// size for its start and its end, in vain, and it is scanned faster
+    /// whole, on one thread.
+    ///
+    /// # Errors
+    ///
+    /// A read error met while looking for the boundary.
+    pub fn cuts(&self) -> io::Result<bool> {
+        Ok(self.count() == 1 || self.boundary(1)?.is_some())
     }
 
     /// Segment `k` (from 0 to [`Segments::count`]), or `None` when it is empty:
@@ -353,20 +370,18 @@ fn read_exact_at<R: ReadAt + ?Sized>(input: &R, buf: &mut [u8], offset: u64) -> 
 /// every thread: it depends on the cut's neighbourhood, not on where the
 /// thread's read started (which is at least [`CUT_REACH`] before `from`).
 fn find_cut(buf: &[u8], from: usize, at_input_start: bool) -> Option<usize> {
-    memchr::memchr_iter(b'\n', &buf[from..])
-        .map(|p| from + p + 1)
-        .find(|&at| {
-            let reach_start = at.saturating_sub(CUT_REACH);
-            let last_break = memchr::memrchr(b'\n', &buf[reach_start..at - 1]);
-            let before_break =
-                last_break.and_then(|p| memchr::memrchr(b'\n', &buf[reach_start..reach_start + p]));
-            match before_break {
-                Some(p) => {
-                    let nl = reach_start + p;
-                    is_safe_cut(&buf[nl + 1..], at - nl - 1)
-                }
-                // The two lines start the input.
-                None => at_input_start && at <= CUT_REACH && is_safe_cut(buf, at),
+    line_cuts(buf, from).find(|&at| {
+        let reach_start = at.saturating_sub(CUT_REACH);
+        let last_break = memchr::memrchr(b'\n', &buf[reach_start..at - 1]);
+        let before_break =
+            last_break.and_then(|p| memchr::memrchr(b'\n', &buf[reach_start..reach_start + p]));
+        match before_break {
+            Some(p) => {
+                let nl = reach_start + p;
+                is_safe_cut(&buf[nl + 1..], at - nl - 1)
             }
-        })
+            // The two lines start the input.
+            None => at_input_start && at <= CUT_REACH && is_safe_cut(buf, at),
+        }
+    })
 }

@@ -35,6 +35,13 @@ impl Table {
         i + bytes[i..].iter().take_while(|&&b| self.contains(b)).count()
     }
 
+    /// The set with `byte` added.
+    pub const fn with(&self, byte: u8) -> Table {
+        let mut t = self.0;
+        t[byte as usize] = true;
+        Table(t)
+    }
+
     /// The set of the bytes in `chars`, plus the ALPHA and DIGIT ranges when asked.
     const fn new(chars: &[u8], alpha: bool, digit: bool) -> Table {
         let mut t = [false; 256];

@@ -279,18 +279,31 @@ fn stdin_handle() -> io::Result<File> {
 }
 
 /// The first of the segments `file` is cut into (as an mbox when `mail`),
-/// or `None` when it is not a regular file larger than two segments.
+/// or `None` when it is not a regular file larger than two segments, or
+/// has no boundary to start its second segment at ([`Segments::cuts`]).
 fn segments_of(file: &File, mail: bool, cfg: &Config) -> io::Result<Option<SegmentOf>> {
     let meta = file.metadata()?;
     let (len, size) = (meta.len(), cfg.segment_size);
-    Ok(
-        (meta.is_file() && len > size.saturating_mul(2)).then(|| SegmentOf {
-            k: 0,
-            count: len.div_ceil(size),
-            len,
-            mail,
-        }),
-    )
+    if !meta.is_file() || len <= size.saturating_mul(2) {
+        return Ok(None);
+    }
+    let first = SegmentOf {
+        k: 0,
+        count: len.div_ceil(size),
+        len,
+        mail,
+    };
+    Ok(segments(file, first, cfg).cuts()?.then_some(first))
+}
+
+/// How `file` is cut into the segments `segment` is one of.
+fn segments<'f>(file: &'f File, segment: SegmentOf, cfg: &Config) -> Segments<'f, File> {
+    let segments = if segment.mail {
+        mail::message_segments(file, segment.len)
+    } else {
+        Segments::new(file, segment.len)
+    };
+    segments.segment_size(cfg.segment_size)
 }
 
 /// The single input `paths` names when it is read as one stream whose work
@@ -335,12 +348,7 @@ fn scan_segment(
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
     let mail = segment.mail;
-    let segments = if mail {
-        mail::message_segments(file, segment.len)
-    } else {
-        Segments::new(file, segment.len)
-    }
-    .segment_size(cfg.segment_size);
+    let segments = segments(file, segment, cfg);
     debug_assert_eq!(segments.count(), segment.count);
     let Some(this) = segments.segment(segment.k)? else {
         return Ok(Summary::default());
