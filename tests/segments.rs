@@ -229,14 +229,16 @@ fn text_without_a_safe_cut_is_one_segment() {
     );
 }
 
-/// Data with no safe cut (lines of URI bytes alone, lines that each open
-/// a `<`) is not worth cutting: its segments would each look through a
-/// segment's size for a boundary in vain. Text is; one segment always is.
+/// Data with no safe cut (lines of URI bytes alone, with LF or CR LF, and
+/// lines that each open a `<`) is not worth cutting: its segments would
+/// each look through a segment's size for a boundary in vain. Text is, and
+/// so is data followed by text, or an mbox whose first message is large;
+/// one segment always is.
 #[test]
 fn only_text_with_a_boundary_is_worth_cutting() {
     let csv: String = (0..2000).map(|i| format!("{i},{},x{i}\n", i * 7)).collect();
     let base64 =
-        "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u\n".repeat(300);
+        "QUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo0MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u\r\n".repeat(300);
     let brackets = "<http://a.example/b\n".repeat(1000);
     let text = "see http://a.org/x, said the log\n".repeat(1000);
     let cuts = |s: &str, size| {
@@ -250,10 +252,9 @@ fn only_text_with_a_boundary_is_worth_cutting() {
     assert!(!cuts(&brackets, 4000));
     assert!(cuts(&text, 4000));
     assert!(cuts(&csv, csv.len() as u64));
-    // Judged by segment 1's start alone: text within its reach is cut
-    // (and its segments then give the whole), text past it is not.
-    assert!(!cuts(&format!("{}{}", &csv[..9000], text), 4000));
-    let mixed = format!("{}{}", &csv[..6000], text);
+    // Data, then text past segment 1's reach: cut, as the middle segment
+    // finds its start; and its segments give the whole.
+    let mixed = format!("{}{}", &csv[..9000], text);
     assert!(cuts(&mixed, 4000));
     let (found, _) = segmented(&Scanner::new(), mixed.as_bytes(), 4000, 333, Mode::Text);
     common::assert_same_as_whole(
@@ -261,6 +262,15 @@ fn only_text_with_a_boundary_is_worth_cutting() {
         &whole(&Scanner::new(), mixed.as_bytes(), Mode::Text),
         "CSV then text",
     );
+    // An mbox whose first message (an attachment) outruns segment 1.
+    let message = "From a@b Mon Jan  1 00:00:00 2024\n\nsee http://a.org/\n\n";
+    let mbox = format!(
+        "From a@b Mon Jan  1 00:00:00 2024\n\n{}\n{}",
+        base64,
+        message.repeat(2000)
+    );
+    let segments = mail::message_segments(mbox.as_bytes(), mbox.len() as u64).segment_size(8000);
+    assert!(segments.count() > 3 && segments.cuts().unwrap());
 }
 
 #[test]

@@ -103,13 +103,20 @@ fn is_safe_within_line(hay: &[u8], at: usize) -> bool {
 
 /// The line cuts of `buf` right after a line break at or past `from` that
 /// may be safe, in order: the ends of the lines that hold a byte other
-/// than URI bytes ([`may_end_every_read`]). Every other line cut is unsafe,
-/// so a search for cuts judges these only, and passes over a file of
-/// comma-separated values, base64 or hex at the speed of a byte lookup.
+/// than URI bytes ([`may_end_every_read`]) before their CR LF or LF. Every
+/// other line cut is unsafe, so a search for cuts judges these only, and
+/// passes over a file of comma-separated values, base64 or hex at the
+/// speed of a byte lookup.
 pub(crate) fn line_cuts(buf: &[u8], from: usize) -> impl Iterator<Item = usize> + '_ {
     let mut line = memchr::memrchr(b'\n', &buf[..from]).map_or(0, |p| p + 1);
     std::iter::from_fn(move || loop {
         let other = may_end_every_read(buf, line)?;
+        // The `\r` of a CR LF ends the line: [`ends_every_read`] drops it
+        // (a line of URI bytes alone, then CR LF, is refused too).
+        if buf[other] == b'\r' && buf.get(other + 1) == Some(&b'\n') {
+            line = other + 2;
+            continue;
+        }
         let at = other + memchr::memchr(b'\n', &buf[other..])? + 1;
         line = at;
         if at > from {
@@ -175,7 +182,7 @@ mod cut_tests {
     use proptest::prelude::*;
     use proptest::test_runner::{Config, RngSeed};
 
-    use super::{is_safe_cut, may_end_every_read};
+    use super::{is_safe_cut, line_cuts, may_end_every_read};
     use crate::scan::core::{Core, Window, LOOKBACK};
     use crate::{Found, HyphenMode, Scanner};
 
@@ -252,6 +259,8 @@ mod cut_tests {
             b" ",
             b"\n",
             b"\r\n",
+            b"\r",
+            b"1,2;x=3",
             b"\n\n",
             b"\n\n\nFooter [Page 1]\n\x0cRFC Header\n",
             b"-\n",
@@ -287,6 +296,21 @@ mod cut_tests {
             check(&scanner, &hay);
         }
 
+        /// `line_cuts` passes over no line end that is a safe cut, from
+        /// any offset.
+        #[test]
+        fn line_cuts_keep_every_safe_line_cut(hay in text()) {
+            for from in 0..hay.len() {
+                let safe = |at: &usize| is_safe_cut(&hay, *at);
+                let every: Vec<usize> = memchr::memchr_iter(b'\n', &hay[from..])
+                    .map(|p| from + p + 1)
+                    .filter(safe)
+                    .collect();
+                let kept: Vec<usize> = line_cuts(&hay, from).filter(safe).collect();
+                prop_assert_eq!(kept, every, "{:?} from {}", String::from_utf8_lossy(&hay), from);
+            }
+        }
+
         /// What lets a search for cuts pass over lines unjudged.
         #[test]
         fn no_line_of_uri_bytes_alone_is_cut_after(hay in text()) {
@@ -295,7 +319,9 @@ mod cut_tests {
                     continue;
                 }
                 let line = memchr::memrchr(b'\n', &hay[..at - 1]).map_or(0, |p| p + 1);
-                if may_end_every_read(&hay[..at - 1], line).is_none() {
+                // Without its line break: LF, or CR LF.
+                let end = if at - 1 > line && hay[at - 2] == b'\r' { at - 2 } else { at - 1 };
+                if may_end_every_read(&hay[..end], line).is_none() {
                     prop_assert!(!is_safe_cut(&hay, at), "{:?} at {at}", String::from_utf8_lossy(&hay));
                 }
             }

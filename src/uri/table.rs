@@ -1,8 +1,9 @@
 //! Byte classes of the RFC 3986 Appendix A grammar, as const lookup tables.
 //!
 //! Each table answers "may this byte appear here, as itself?" in one load.
-//! `%` is in no table: percent-encodings (`pct-encoded = "%" HEXDIG HEXDIG`)
-//! are checked by the parser, which needs the two bytes after it.
+//! `%` is in no table of a grammar rule: percent-encodings (`pct-encoded =
+//! "%" HEXDIG HEXDIG`) are checked by the parser, which needs the two bytes
+//! after it. (`URI`, the bytes the scanner lets a URI hold, has it.)
 
 /// A set of bytes, built at compile time.
 ///

@@ -212,7 +212,9 @@ fn scan_file(
         // A file shorter than the probe is not cut: only a longer one is
         // asked its length.
         let first = match cut_as(cfg, &probe) {
-            Some(mail) if probe.len() == BINARY_PROBE => segments_of(&file, mail, cfg)?,
+            Some(mail) if probe.len() == BINARY_PROBE => {
+                segments_of(&file, BINARY_PROBE as u64, mail, cfg)?
+            }
             _ => None,
         };
         let Some(first) = first else {
@@ -280,8 +282,9 @@ fn stdin_handle() -> io::Result<File> {
 
 /// The first of the segments `file` is cut into (as an mbox when `mail`),
 /// or `None` when it is not a regular file larger than two segments, or
-/// has no boundary to start its second segment at ([`Segments::cuts`]).
-fn segments_of(file: &File, mail: bool, cfg: &Config) -> io::Result<Option<SegmentOf>> {
+/// is not worth cutting ([`Segments::cuts`]); then `file` reads on from
+/// `read`, where its reads so far left it.
+fn segments_of(file: &File, read: u64, mail: bool, cfg: &Config) -> io::Result<Option<SegmentOf>> {
     let meta = file.metadata()?;
     let (len, size) = (meta.len(), cfg.segment_size);
     if !meta.is_file() || len <= size.saturating_mul(2) {
@@ -293,7 +296,14 @@ fn segments_of(file: &File, mail: bool, cfg: &Config) -> io::Result<Option<Segme
         len,
         mail,
     };
-    Ok(segments(file, first, cfg).cuts()?.then_some(first))
+    if segments(file, first, cfg).cuts()? {
+        return Ok(Some(first));
+    }
+    // A positional read may have moved the file's position (Windows'
+    // `seek_read` does).
+    let mut file = file;
+    file.seek(io::SeekFrom::Start(read))?;
+    Ok(None)
 }
 
 /// How `file` is cut into the segments `segment` is one of.
