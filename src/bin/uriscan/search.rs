@@ -213,7 +213,7 @@ fn scan_file(
         // asked its length.
         let first = match cut_as(cfg, &probe) {
             Some(mail) if probe.len() == BINARY_PROBE => {
-                segments_of(&file, BINARY_PROBE as u64, mail, cfg)?
+                segments_of(&file, probe.len() as u64, mail, cfg)?
             }
             _ => None,
         };

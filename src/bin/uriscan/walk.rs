@@ -11,7 +11,7 @@
 //! (grep reads it too).
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use ignore::overrides::OverrideBuilder;
@@ -55,27 +55,22 @@ const IS_THE_OUTPUT: &str = "input file is also the output";
 ///
 /// An invalid `--glob`.
 pub fn walk(paths: &[PathBuf], walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<()> {
-    let is_output_error = |path: &str| Walked::Error {
-        path: PathBuf::from(path),
-        reason: IS_THE_OUTPUT.to_string(),
-    };
     for path in paths {
-        if path.as_os_str() == "-" {
-            if walk.output.is_some() && FileId::of_stdin() == walk.output {
-                each(is_output_error("<stdin>"));
-            } else {
-                each(Walked::Input(Input::Stdin));
-            }
-            continue;
-        }
-        let meta = fs::metadata(path);
-        if meta.as_ref().is_ok_and(fs::Metadata::is_dir) {
+        let stdin = path.as_os_str() == "-";
+        let meta = if stdin { None } else { fs::metadata(path).ok() };
+        if meta.as_ref().is_some_and(fs::Metadata::is_dir) {
             walk_dir(path, walk, each)?;
-        } else if walk.output.is_some() && meta.ok().as_ref().and_then(FileId::of) == walk.output {
+        } else if names_output(path, meta.as_ref(), walk) {
             each(Walked::Error {
-                path: path.clone(),
+                path: if stdin {
+                    PathBuf::from("<stdin>")
+                } else {
+                    path.clone()
+                },
                 reason: IS_THE_OUTPUT.to_string(),
             });
+        } else if stdin {
+            each(Walked::Input(Input::Stdin));
         } else {
             each(Walked::Input(Input::Path {
                 path: path.clone(),
@@ -84,6 +79,19 @@ pub fn walk(paths: &[PathBuf], walk: &Walk, each: &mut dyn FnMut(Walked)) -> Res
         }
     }
     Ok(())
+}
+
+/// True if the path named (`-` for standard input), whose metadata is
+/// `meta` (`None` for `-`, or when it could not be read), is the output
+/// file ([`Walk::output`]).
+fn names_output(path: &Path, meta: Option<&fs::Metadata>, walk: &Walk) -> bool {
+    let Some(out) = walk.output else {
+        return false;
+    };
+    if path.as_os_str() == "-" {
+        return FileId::of_stdin() == Some(out);
+    }
+    meta.and_then(FileId::of) == Some(out)
 }
 
 fn walk_dir(dir: &PathBuf, walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<()> {
@@ -155,9 +163,11 @@ fn is_output(_entry: &ignore::DirEntry, _walk: &Walk) -> bool {
 /// output file: it is then walked, which reports it, rather than read as
 /// one stream.
 pub fn names_the_output(paths: &[PathBuf], walk: &Walk) -> bool {
-    match (paths, walk.output) {
-        ([path], Some(out)) if path.as_os_str() == "-" => FileId::of_stdin() == Some(out),
-        ([path], Some(out)) => out.is(path),
+    match paths {
+        [path] if walk.output.is_some() => {
+            let meta = (path.as_os_str() != "-").then(|| fs::metadata(path).ok());
+            names_output(path, meta.flatten().as_ref(), walk)
+        }
         _ => false,
     }
 }
