@@ -14,6 +14,7 @@ use mail_parser::{Encoding, MessageParser, MimeHeaders, PartType};
 use super::decode::{self, Decoded};
 use super::header::{Coding, Head};
 use super::mime;
+use super::structure::{self, Structure};
 use crate::html::{self, LinkAttributes};
 use crate::scan::{may_hold_candidate, Core, Found, InMessage, Scanner, Sink, Window};
 use crate::source_map::SourceMap;
@@ -594,24 +595,138 @@ impl<'m> Parts<'m, '_> {
             self.text(text, decoded, Label::Named("text/plain"), None);
             return;
         }
-        let mime = mime::structure_copy(&head);
-        let mime_head = mime.len() - head.body.len();
         self.root_coding = head.transfer_coding();
         self.body_at = body_at;
+        // A structure written plainly is walked; the MIME parser reads the rest.
+        match structure::walk(bytes, &head) {
+            Some(structure) => {
+                #[cfg(any(test, debug_assertions))]
+                self.assert_walked_as_parsed(&head, &structure);
+                self.walked(&structure);
+            }
+            None => self.parsed(&head),
+        }
+    }
+
+    /// The body's parts as the MIME parser reads them, from the copy of
+    /// the message it is given (see [`mime`]).
+    fn parsed(&mut self, head: &Head<'_>) {
+        let bytes = &self.message.bytes[..];
+        let mime = mime::structure_copy(head);
+        let mime_head = mime.len() - head.body.len();
         match mime_parser().parse(&mime) {
             Some(parsed) => self.mime(
                 &parsed,
                 Frame::Located {
                     raw: &mime,
-                    delta: body_at as isize - mime_head as isize,
+                    delta: self.body_at as isize - mime_head as isize,
                 },
             ),
             None => {
-                let mut part = self.slice(whole, body_at..bytes.len(), Label::Named("raw"));
+                let whole = Frame::Located {
+                    raw: bytes,
+                    delta: 0,
+                };
+                let mut part = self.slice(whole, self.body_at..bytes.len(), Label::Named("raw"));
                 part.warning = Some("not a parseable message; scanned as raw text");
                 self.add(part);
             }
         }
+    }
+
+    /// The body's parts, from its walked structure: what [`Parts::mime`]
+    /// gives for the same structure parsed.
+    fn walked(&mut self, structure: &Structure) {
+        let bytes = &self.message.bytes[..];
+        let frame = Frame::Located {
+            raw: bytes,
+            delta: 0,
+        };
+        // Where the text outside the parts seen so far starts, in a multipart.
+        let mut outside = structure.multipart.then_some(self.body_at);
+        for leaf in &structure.leaves {
+            if !self.wanted {
+                return;
+            }
+            if let Some(start) = outside.replace(leaf.end) {
+                self.outside(frame, start..leaf.header, "preamble");
+            }
+            if let Some(text) = &leaf.text {
+                let label = match (&text.subtype, text.html) {
+                    (_, true) => Label::Named("text/html"),
+                    (Some(subtype), false) => Label::Type(format!("text/{subtype}")),
+                    (None, false) => Label::Named("text/plain"),
+                };
+                let shape = Shape {
+                    html: text.html,
+                    flowed: text.flowed,
+                    malformed: None,
+                };
+                self.text_body(frame, leaf.body..leaf.end, text.coding, label, shape);
+            }
+        }
+        if let Some(start) = outside {
+            self.outside(frame, start..bytes.len(), "epilogue");
+        }
+    }
+
+    /// Panics unless the message's body gives the same parts walked as
+    /// parsed (the walk claims to find what the parser finds).
+    #[cfg(any(test, debug_assertions))]
+    fn assert_walked_as_parsed(&self, head: &Head<'_>, structure: &Structure) {
+        let read = |walk: bool| {
+            let mut parts = Vec::new();
+            let mut out = |part: Part<'m>| {
+                parts.push(part);
+                true
+            };
+            let mut reader = Parts {
+                message: self.message,
+                message_id: self.message_id,
+                out: &mut out,
+                wanted: true,
+                all_fields: self.all_fields,
+                body_at: self.body_at,
+                root_coding: self.root_coding,
+            };
+            if walk {
+                reader.walked(structure);
+            } else {
+                reader.parsed(head);
+            }
+            parts
+        };
+        let shown = |parts: &[Part<'_>]| -> Vec<String> {
+            parts
+                .iter()
+                .map(|p| {
+                    format!(
+                        "{} at {} ({} bytes, {:?}): {:?}",
+                        p.label(),
+                        p.base,
+                        p.text.len(),
+                        p.warning,
+                        p.maps
+                    )
+                })
+                .collect()
+        };
+        let (walked, parsed) = (read(true), read(false));
+        let same = walked.len() == parsed.len()
+            && walked.iter().zip(&parsed).all(|(w, p)| {
+                w.label.text() == p.label.text()
+                    && w.text == p.text
+                    && w.maps == p.maps
+                    && w.base == p.base
+                    && w.warning == p.warning
+            });
+        assert!(
+            same,
+            "the walked structure {structure:?} gives\n{:#?}\nthe MIME parser\n{:#?}\nin {:?}",
+            shown(&walked),
+            shown(&parsed),
+            String::from_utf8_lossy(&self.message.bytes[..self.message.bytes.len().min(2000)])
+        );
     }
 
     /// Each header field's value, as it is.
@@ -755,16 +870,8 @@ impl<'m> Parts<'m, '_> {
             self.add(part);
             return;
         }
-        let raw = &frame.raw()[body.clone()];
-        let decoded = match self.transfer_coding(part, frame) {
-            Coding::QuotedPrintable => Some(decode::quoted_printable(raw, 0)),
-            Coding::Base64 => Some(decode::base64(raw, 0)),
-            // Text sent as it is may still be quoted-printable that does
-            // not say so.
-            Coding::Plain | Coding::Mime => decode::undeclared_quoted_printable(raw, 0),
-        };
+        let coding = self.transfer_coding(part, frame);
         let malformed = part.is_encoding_problem.then_some(MALFORMED);
-        let text = self.located_range(frame, body);
         let flowed = (!html)
             .then_some(ct)
             .flatten()
@@ -776,16 +883,35 @@ impl<'m> Parts<'m, '_> {
                 ct.attribute("delsp")
                     .is_some_and(|d| d.eq_ignore_ascii_case("yes"))
             });
-        self.text(
-            text,
-            decoded,
-            label,
-            Some(Shape {
-                html,
-                flowed,
-                malformed,
-            }),
-        );
+        let shape = Shape {
+            html,
+            flowed,
+            malformed,
+        };
+        self.text_body(frame, body, coding, label, shape);
+    }
+
+    /// A text part's body, `frame.raw()[body]`, sent in `coding`: decoded
+    /// from the message's own bytes (not from the MIME parser's copy, in
+    /// which a line of the body that reads like a MIME field is renamed;
+    /// see [`mime`]), then read as `shape` says.
+    fn text_body(
+        &mut self,
+        frame: Frame<'_>,
+        body: Range<usize>,
+        coding: Coding,
+        label: Label<'m>,
+        shape: Shape,
+    ) {
+        let (sent, place) = self.located_range(frame, body);
+        let decoded = match coding {
+            Coding::QuotedPrintable => Some(decode::quoted_printable(&sent, 0)),
+            Coding::Base64 => Some(decode::base64(&sent, 0)),
+            // Text sent as it is may still be quoted-printable that does
+            // not say so.
+            Coding::Plain | Coding::Mime => decode::undeclared_quoted_printable(&sent, 0),
+        };
+        self.text((sent, place), decoded, label, Some(shape));
     }
 
     /// The transfer encoding of a text part, as its header says: in the

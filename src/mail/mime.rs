@@ -1,5 +1,7 @@
 //! The copy of a message given to the MIME parser, which is asked for the
-//! message's structure only: where each part is, and its type.
+//! message's structure only: where each part is, and its type. (Most
+//! messages never reach the parser: their structure is walked, see
+//! [`super::structure`].)
 //!
 //! Every text part is decoded by [`super::decode`], which knows where each
 //! decoded byte came from; the MIME parser would decode it too (and

@@ -117,6 +117,7 @@ mod header;
 mod mbox;
 mod message;
 mod mime;
+mod structure;
 
 use std::io::Read;
 
@@ -362,6 +363,21 @@ mod tests {
                 ("preamble".into(), "http://preamble.example/".into()),
                 ("text/plain".into(), "http://part.example/".into()),
                 ("epilogue".into(), "http://footer.example/".into()),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_body_line_that_reads_like_a_mime_field_is_decoded_as_sent() {
+        // The forwarded message leaves this one to the MIME parser, whose
+        // copy renames `charset` wherever a line reads like a
+        // `Content-Type` field; the text is decoded from the message.
+        let raw = b"Subject: s\nContent-Type: multipart/mixed; boundary=b\n\n--b\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\nContent-Type: text/plain; see http://x.org/charset=3D1\n\n--b\nContent-Type: message/rfc822\n\nSubject: inner\n\nhttp://inner.org/\n--b--\n";
+        assert_eq!(
+            uris(raw),
+            [
+                ("text/plain".into(), "http://x.org/charset=1".into()),
+                ("text/plain".into(), "http://inner.org/".into()),
             ]
         );
     }

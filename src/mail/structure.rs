@@ -1,0 +1,569 @@
+//! The MIME structure of a message, found without the MIME parser: where
+//! each leaf part's header block, body and end are, and whether it is text.
+//!
+//! The MIME parser (`mail-parser`) reads a multipart body byte by byte to
+//! find its boundaries, and converts every text part to a `String`: 9% of
+//! mail mode's instructions over the shared mail archives, for a structure
+//! that most messages write plainly. [`walk`] finds the same structure with
+//! one `memmem` search per part, for messages written plainly; for any
+//! other (a forwarded message, a digest, UTF-16 text, a header block or
+//! `Content-Type` it does not read as simply as the parser would, a
+//! boundary missing) it answers `None`, and the MIME parser reads the
+//! message as before.
+//!
+//! What it finds is what the parser finds in the copy it is given (see
+//! [`super::mime`]), boundary for boundary, because it searches the same
+//! way: the parser takes the first `--boundary` after a point, wherever it
+//! stands in its line, and ends a part's body at the line break before it
+//! (at the `--` itself when it does not start a line). In debug builds and
+//! tests every message walked is read both ways, and the parts compared.
+
+use memchr::memmem;
+
+use super::header::{Coding, Field, Head};
+
+/// How deep multiparts may nest before the walk leaves the message to the
+/// MIME parser (which has no such limit, but reads such a message the
+/// same).
+const MAX_DEPTH: usize = 32;
+
+/// A message's structure, as the MIME parser gives it for what it is read
+/// for: its leaf parts, in order.
+#[derive(Debug)]
+pub(super) struct Structure {
+    /// The body is a multipart: the text around its parts is scanned too.
+    pub multipart: bool,
+    pub leaves: Vec<Leaf>,
+}
+
+/// A part that is not a multipart: its header block starts at `header`,
+/// its body runs from `body` to `end` (offsets in the message).
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct Leaf {
+    pub header: usize,
+    pub body: usize,
+    pub end: usize,
+    /// How it is read, when it is text.
+    pub text: Option<TextType>,
+}
+
+/// A text part's type, as the scan reads it.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct TextType {
+    /// `text/html`.
+    pub html: bool,
+    /// Its subtype in lower case, `None` when no `Content-Type` names it
+    /// (`text/plain`).
+    pub subtype: Option<String>,
+    /// `Some(delsp)` for `format=flowed` (not for HTML).
+    pub flowed: Option<bool>,
+    /// The transfer encoding its header block names.
+    pub coding: Coding,
+}
+
+/// The structure of the message `bytes` whose header block is `head`, when
+/// it is written plainly (see the module docs); `None` leaves it to the
+/// MIME parser.
+pub(super) fn walk(bytes: &[u8], head: &Head<'_>) -> Option<Structure> {
+    let body = bytes.len() - head.body.len();
+    let mut walk = Walk {
+        bytes,
+        leaves: Vec::new(),
+    };
+    match Kind::of(&head.fields)? {
+        Kind::Multipart { boundary } => {
+            walk.multipart(body, &boundary, 0)?;
+            Some(Structure {
+                multipart: true,
+                leaves: walk.leaves,
+            })
+        }
+        Kind::Leaf(text) => {
+            let text = text.map(|t| TextType {
+                coding: head.transfer_coding(),
+                ..t
+            });
+            Some(Structure {
+                multipart: false,
+                leaves: vec![Leaf {
+                    header: 0,
+                    body,
+                    end: bytes.len(),
+                    text,
+                }],
+            })
+        }
+    }
+}
+
+struct Walk<'a> {
+    bytes: &'a [u8],
+    leaves: Vec<Leaf>,
+}
+
+impl Walk<'_> {
+    /// Walks the multipart whose body starts at `from`, as the MIME parser
+    /// does: its first `--boundary`, then part after part, each ended by
+    /// the next `--boundary`, until one is followed by `--`. Returns where
+    /// that closing `--` ends.
+    fn multipart(&mut self, from: usize, boundary: &[u8], depth: usize) -> Option<usize> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
+        let delimiter = [b"--", boundary].concat();
+        let finder = memmem::Finder::new(&delimiter);
+        let find = |at: usize| finder.find(&self.bytes[at..]).map(|p| at + p);
+        // The parser skips blanks and one line break after the first
+        // delimiter; the part's header block must start on the next line.
+        let mut at = find(from)? + delimiter.len();
+        while matches!(self.bytes.get(at), Some(b' ' | b'\t' | b'\r')) {
+            at += 1;
+        }
+        if self.bytes.get(at) != Some(&b'\n') {
+            return None;
+        }
+        at += 1;
+        loop {
+            let header = at;
+            let head = Head::parse(&self.bytes[header..]);
+            if !is_plain_block(&head) {
+                return None;
+            }
+            let body = self.bytes.len() - head.body.len();
+            let delimiter_at = match Kind::of(&head.fields)? {
+                Kind::Multipart { boundary: inner } => {
+                    let after = self.multipart(body, &inner, depth + 1)?;
+                    find(after)?
+                }
+                Kind::Leaf(text) => {
+                    let next = find(body)?;
+                    let text = text.map(|t| TextType {
+                        coding: head.transfer_coding(),
+                        ..t
+                    });
+                    self.leaves.push(Leaf {
+                        header,
+                        body,
+                        end: part_end(self.bytes, body, next),
+                        text,
+                    });
+                    next
+                }
+            };
+            at = delimiter_at + delimiter.len();
+            // After a delimiter: `--` closes the multipart, a line break
+            // starts the next part's header block; anything else the
+            // parser reads its own way.
+            match &self.bytes[at..] {
+                [b'-', b'-', ..] => return Some(at + 2),
+                [b'\n', ..] => at += 1,
+                [b'\r', b'\n', ..] => at += 2,
+                _ => return None,
+            }
+        }
+    }
+}
+
+/// Where the MIME parser ends a part whose body starts at `body` and whose
+/// next delimiter starts at `next`: at the line break before it (its CR
+/// LF, or LF), or at the delimiter itself when it does not start a line.
+/// Only the body's own bytes count: a delimiter right at `body` ends it
+/// empty.
+fn part_end(bytes: &[u8], body: usize, next: usize) -> usize {
+    if next == body || bytes[next - 1] != b'\n' {
+        next
+    } else if next >= body + 2 && bytes[next - 2] == b'\r' {
+        next - 2
+    } else {
+        next - 1
+    }
+}
+
+/// Returns true if the header block `head` is one the MIME parser reads as
+/// `Head` does: every line a `Name:` field or its folded continuation,
+/// ended by a blank line, no line of blanks alone (which ends the block for
+/// the parser), and at most one `Content-Type` and one
+/// `Content-Transfer-Encoding` field.
+fn is_plain_block(head: &Head<'_>) -> bool {
+    let ends_blank = |value: &[u8]| {
+        value
+            .split(|&b| b == b'\n')
+            .skip(1)
+            .any(|line| !line.is_empty() && line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')))
+    };
+    let count = |name: &[u8]| {
+        head.fields
+            .iter()
+            .filter(|f| f.name.eq_ignore_ascii_case(name))
+            .count()
+    };
+    !head.body.is_empty()
+        && head
+            .fields
+            .iter()
+            .all(|f| !f.name.is_empty() && !ends_blank(f.value))
+        && count(b"content-type") <= 1
+        && count(b"content-transfer-encoding") <= 1
+}
+
+/// What a part is, by its `Content-Type`.
+enum Kind {
+    /// A multipart, with its boundary.
+    Multipart { boundary: Vec<u8> },
+    /// A part read as it is: text (its coding not yet filled in), or not.
+    Leaf(Option<TextType>),
+}
+
+impl Kind {
+    /// The kind of a part with these header fields, or `None` when the
+    /// walk leaves the message to the MIME parser: a forwarded message,
+    /// a digest (whose parts default to messages), a multipart without a
+    /// boundary, text in a charset the parser converts (UTF-16, UTF-32,
+    /// UTF-7), or a `Content-Type` not written plainly.
+    fn of(fields: &[Field<'_>]) -> Option<Kind> {
+        let Some(field) = fields
+            .iter()
+            .find(|f| f.name.eq_ignore_ascii_case(b"content-type"))
+        else {
+            return Some(Kind::Leaf(Some(TextType {
+                html: false,
+                subtype: None,
+                flowed: None,
+                coding: Coding::Plain,
+            })));
+        };
+        let ct = ContentType::parse(field.value)?;
+        match ct.ctype.as_str() {
+            "multipart" if ct.subtype != "digest" => Some(Kind::Multipart {
+                boundary: ct.param("boundary")?.to_vec(),
+            }),
+            "multipart" | "message" => None,
+            "text" => {
+                // The MIME parser's copy hides a text part's charset and
+                // type unless it names a wide charset (see `mime`): the
+                // parser then converts it, and the walk leaves it.
+                // (A value is short: a plain search of its bytes.)
+                let lower = field.value.to_ascii_lowercase();
+                let count = |word: &[u8]| lower.windows(word.len()).filter(|w| *w == word).count();
+                let wide = [&b"utf-16"[..], b"utf-32", b"utf-7"]
+                    .iter()
+                    .any(|&w| count(w) > 0);
+                if wide || count(b"charset") > 1 {
+                    return None;
+                }
+                let html = ct.subtype == "html";
+                let flowed = (!html
+                    && ct
+                        .param("format")
+                        .is_some_and(|f| f.eq_ignore_ascii_case(b"flowed")))
+                .then(|| {
+                    ct.param("delsp")
+                        .is_some_and(|d| d.eq_ignore_ascii_case(b"yes"))
+                });
+                Some(Kind::Leaf(Some(TextType {
+                    html,
+                    subtype: Some(ct.subtype),
+                    flowed,
+                    coding: Coding::Plain,
+                })))
+            }
+            _ => Some(Kind::Leaf(None)),
+        }
+    }
+}
+
+/// A `Content-Type` value written plainly: `type/subtype`, then
+/// `; name=value` parameters whose values are tokens or quoted strings
+/// without escapes. Type, subtype and names in lower case.
+struct ContentType<'a> {
+    ctype: String,
+    subtype: String,
+    params: Vec<(String, &'a [u8])>,
+}
+
+impl<'a> ContentType<'a> {
+    /// Reads `value`, or `None` when it holds anything else (comments,
+    /// escapes, RFC 2231 parameters, bytes that are not ASCII), which the
+    /// MIME parser reads its own way.
+    fn parse(value: &'a [u8]) -> Option<ContentType<'a>> {
+        let mut at = skip_blanks(value, 0);
+        let (ctype, after) = token(value, at)?;
+        if value.get(after) != Some(&b'/') {
+            return None;
+        }
+        let (subtype, after) = token(value, after + 1)?;
+        let mut ct = ContentType {
+            ctype: lower(ctype),
+            subtype: lower(subtype),
+            params: Vec::new(),
+        };
+        at = skip_blanks(value, after);
+        while at < value.len() {
+            if value[at] != b';' {
+                return None;
+            }
+            at = skip_blanks(value, at + 1);
+            if at == value.len() {
+                break;
+            }
+            let (name, after) = token(value, at)?;
+            at = skip_blanks(value, after);
+            if value.get(at) != Some(&b'=') || name.contains(&b'*') {
+                return None;
+            }
+            at = skip_blanks(value, at + 1);
+            let (param, after) = if value.get(at) == Some(&b'"') {
+                let len = memchr::memchr(b'"', &value[at + 1..])?;
+                let quoted = &value[at + 1..at + 1 + len];
+                if quoted
+                    .iter()
+                    .any(|&b| b == b'\\' || b == b'\n' || b == b'\r' || !b.is_ascii())
+                {
+                    return None;
+                }
+                (quoted, at + len + 2)
+            } else {
+                token(value, at)?
+            };
+            ct.params.push((lower(name), param));
+            at = skip_blanks(value, after);
+        }
+        Some(ct)
+    }
+
+    /// The value of the first parameter `name` (in lower case).
+    fn param(&self, name: &str) -> Option<&'a [u8]> {
+        self.params
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|&(_, value)| value)
+    }
+}
+
+/// The RFC 2045 token at `value[at..]` and where it ends, if one starts
+/// there.
+fn token(value: &[u8], at: usize) -> Option<(&[u8], usize)> {
+    let len = value[at.min(value.len())..]
+        .iter()
+        .take_while(|&&b| {
+            b.is_ascii_graphic()
+                && !matches!(
+                    b,
+                    b'(' | b')'
+                        | b'<'
+                        | b'>'
+                        | b'@'
+                        | b','
+                        | b';'
+                        | b':'
+                        | b'\\'
+                        | b'"'
+                        | b'/'
+                        | b'['
+                        | b']'
+                        | b'?'
+                        | b'='
+                )
+        })
+        .count();
+    (len > 0).then(|| (&value[at..at + len], at + len))
+}
+
+/// `token` in ASCII lower case.
+fn lower(token: &[u8]) -> String {
+    String::from_utf8(token.to_ascii_lowercase()).expect("a token is ASCII")
+}
+
+/// Where the blanks (spaces, tabs, line breaks of folded lines) from `at`
+/// end.
+fn skip_blanks(value: &[u8], at: usize) -> usize {
+    at + value[at.min(value.len())..]
+        .iter()
+        .take_while(|b| matches!(b, b' ' | b'\t' | b'\r' | b'\n'))
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+    use proptest::test_runner::{Config, RngSeed};
+
+    use super::*;
+    use crate::mail::Messages;
+
+    /// The structure walked in `raw` (a message), if walked; reading its
+    /// parts also compares them with the MIME parser's (in tests, every
+    /// message walked is read both ways).
+    fn walked(raw: &[u8]) -> Option<Structure> {
+        let message = Messages::new(raw).next().expect("a message").unwrap();
+        let _ = message.parts();
+        walk(raw, &Head::parse(raw))
+    }
+
+    #[test]
+    fn leaves_end_at_the_line_break_before_the_next_delimiter() {
+        let raw = b"Subject: s\nContent-Type: multipart/alternative;\n boundary=\"b 1\"\n\npre --b 2\n--b 1\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nsee http://a.org/\r\n--b 1\nContent-Type: multipart/mixed; boundary=inner\n\n--inner\n\nno header http://b.org/ --inner\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\nAAAA\n--inner--\nafter inner\n--b 1\nContent-Type: TEXT/HTML\n\n<a href=\"http://c.org/\">c</a>\n--b 1--\nepilogue http://d.org/\n";
+        let at = |s: &str| memmem::find(raw, s.as_bytes()).unwrap();
+        let structure = walked(raw).expect("walked");
+        assert!(structure.multipart);
+        let text = |html, subtype: Option<&str>, coding| {
+            Some(TextType {
+                html,
+                subtype: subtype.map(String::from),
+                flowed: None,
+                coding,
+            })
+        };
+        assert_eq!(
+            structure.leaves,
+            [
+                Leaf {
+                    header: at("--b 1\n") + 6,
+                    body: at("see"),
+                    end: at("\r\n--b 1"),
+                    text: text(false, Some("plain"), Coding::QuotedPrintable),
+                },
+                // No header block: text/plain; ended mid-line, at the `--`.
+                Leaf {
+                    header: at("--inner\n") + 8,
+                    body: at("no header"),
+                    end: at(" --inner\n") + 1,
+                    text: text(false, None, Coding::Plain),
+                },
+                Leaf {
+                    header: at("Content-Type: image"),
+                    body: at("AAAA"),
+                    end: at("AAAA") + 4,
+                    text: None,
+                },
+                Leaf {
+                    header: at("Content-Type: TEXT"),
+                    body: at("<a"),
+                    end: at("\n--b 1--"),
+                    text: text(true, Some("html"), Coding::Plain),
+                },
+            ]
+        );
+    }
+
+    #[test]
+    fn what_is_not_written_plainly_is_left_to_the_mime_parser() {
+        let multipart = |head: &str, parts: &str| {
+            format!("Content-Type: multipart/mixed; boundary=b\n\n--b\n{head}\n\n{parts}\n--b--\n")
+        };
+        let left = [
+            multipart(
+                "Content-Type: message/rfc822",
+                "Subject: x\n\nhttp://a.org/",
+            ),
+            multipart("Content-Type: text/plain; charset=UTF-16", "x"),
+            multipart("Content-Type: text/plain; title*0=a", "x"),
+            multipart("Content-Type: text/plain (a comment)", "x"),
+            multipart("Content-Type: text/plain; name=\"a\\\"b\"", "x"),
+            multipart("Content-Type: multipart/mixed", "x"),
+            multipart("not a field http://a.org/\nContent-Type: text/plain", "x"),
+            multipart("Content-Type: text/plain\nContent-Type: text/html", "x"),
+            multipart("Content-Type: text/plain\n  ", "x"),
+            // A closing delimiter missing; a delimiter followed by more.
+            "Content-Type: multipart/mixed; boundary=b\n\n--b\n\nhttp://a.org/\n".into(),
+            "Content-Type: multipart/mixed; boundary=b\n\n--b\n\nx\n--bb\n\ny\n--b--\n".into(),
+            "Content-Type: multipart/digest; boundary=b\n\n--b\n\nSubject: x\n\ny\n--b--\n".into(),
+            // No delimiter at all.
+            "Content-Type: multipart/mixed; boundary=b\n\nhttp://a.org/\n".into(),
+        ];
+        for raw in left {
+            assert!(walked(raw.as_bytes()).is_none(), "{raw:?}");
+        }
+        let plain = [
+            multipart(
+                "Content-Type: text/plain; format=flowed; delsp=yes",
+                "a \nb",
+            ),
+            multipart("Content-type: text/enriched", "x"),
+            multipart("", "no header"),
+            "Content-Type: text/html; charset=utf-8\n\n<p>http://a.org/</p>\n".into(),
+            "Content-Type: application/pdf\nContent-Transfer-Encoding: base64\n\nAAAA\n".into(),
+        ];
+        for raw in plain {
+            assert!(walked(raw.as_bytes()).is_some(), "{raw:?}");
+        }
+    }
+
+    /// One part of a generated multipart, or a nested multipart.
+    fn part(depth: u32) -> impl Strategy<Value = String> {
+        let header = prop::sample::select(vec![
+            "",
+            "Content-Type: text/plain\n",
+            "Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n",
+            "Content-Type: text/html; charset=\"utf-8\"\nContent-Transfer-Encoding: base64\n",
+            "Content-Type: text/plain; format=flowed\n",
+            "Content-Type: image/gif\nContent-Transfer-Encoding: base64\n",
+            "Content-Disposition: inline\nContent-Type: application/octet-stream; name=a\n",
+            "Content-Type: message/rfc822\n",
+        ]);
+        let body = prop::collection::vec(
+            prop::sample::select(vec![
+                "see http://a.org/x=\n",
+                "PGEgaHJlZj0iaHR0cDovL2Iub3JnLyI+Yjwv\nYT4K\n",
+                "--",
+                "--b",
+                "-",
+                "\n",
+                "\r\n",
+                " ",
+                "Content-Type: text/plain; charset=x\n",
+                "<a href=\"http://c.org/\">c</a>",
+                "http://d.org/",
+                "Subject: s\n",
+            ]),
+            0..8,
+        )
+        .prop_map(|pieces| pieces.concat());
+        let leaf = (header, body).prop_map(|(h, b)| format!("{h}\n{b}"));
+        leaf.prop_recursive(depth, 8, 3, |inner| {
+            multipart_body(inner).prop_map(|(boundary, body)| {
+                format!("Content-Type: multipart/alternative; boundary=\"{boundary}\"\n\n{body}")
+            })
+        })
+    }
+
+    /// A boundary and a multipart body of parts drawn from `part`, with
+    /// what may stand around its delimiters.
+    fn multipart_body(
+        part: impl Strategy<Value = String>,
+    ) -> impl Strategy<Value = (String, String)> {
+        let boundary = prop::sample::select(vec!["b", "b2", "=_x", "bb"]);
+        let around = prop::sample::select(vec!["", "\n", "\r\n", "text ", "--\n", " \n"]);
+        (
+            boundary,
+            prop::collection::vec((part, around.clone()), 0..4),
+            around.clone(),
+            around,
+        )
+            .prop_map(|(boundary, parts, preamble, epilogue)| {
+                let mut body = preamble.to_string();
+                for (part, after) in parts {
+                    body.push_str(&format!("--{boundary}\n{part}{after}\n"));
+                }
+                body.push_str(&format!("--{boundary}--{epilogue}"));
+                (boundary.to_string(), body)
+            })
+    }
+
+    proptest! {
+        #![proptest_config(Config {
+            cases: 3_000,
+            rng_seed: RngSeed::Fixed(0x6d69_6d65),
+            failure_persistence: None,
+            ..Config::default()
+        })]
+
+        /// Every generated multipart walked gives the MIME parser's parts
+        /// (`walked` compares them when it walks).
+        #[test]
+        fn walked_multiparts_read_as_parsed((boundary, body) in multipart_body(part(3))) {
+            let raw = format!("Subject: s\nContent-Type: multipart/mixed; boundary=\"{boundary}\"\n\n{body}");
+            walked(raw.as_bytes());
+        }
+    }
+}
