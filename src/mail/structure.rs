@@ -65,6 +65,12 @@ pub(super) struct TextType {
 /// it is written plainly (see the module docs); `None` leaves it to the
 /// MIME parser.
 pub(super) fn walk(bytes: &[u8], head: &Head<'_>) -> Option<Structure> {
+    // The parser reads the message's MIME fields (see `mime`): they must
+    // read as plainly as a part's.
+    let mime_fields = head.fields.iter().filter(|f| is_mime_field(f.name));
+    if !mime_fields.clone().all(|f| !has_blank_line(f.value)) || !has_one_of_each(head) {
+        return None;
+    }
     let body = bytes.len() - head.body.len();
     let mut walk = Walk {
         bytes,
@@ -185,25 +191,41 @@ fn part_end(bytes: &[u8], body: usize, next: usize) -> usize {
 /// the parser), and at most one `Content-Type` and one
 /// `Content-Transfer-Encoding` field.
 fn is_plain_block(head: &Head<'_>) -> bool {
-    let ends_blank = |value: &[u8]| {
-        value
-            .split(|&b| b == b'\n')
-            .skip(1)
-            .any(|line| !line.is_empty() && line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')))
-    };
+    !head.body.is_empty()
+        && head
+            .fields
+            .iter()
+            .all(|f| !f.name.is_empty() && !has_blank_line(f.value))
+        && has_one_of_each(head)
+}
+
+/// Returns true if a field's `value` holds a folded line of blanks alone,
+/// which ends a header block for the MIME parser.
+fn has_blank_line(value: &[u8]) -> bool {
+    value
+        .split(|&b| b == b'\n')
+        .skip(1)
+        .any(|line| !line.is_empty() && line.iter().all(|b| matches!(b, b' ' | b'\t' | b'\r')))
+}
+
+/// Returns true if `head` holds at most one `Content-Type` and one
+/// `Content-Transfer-Encoding` field (with two, which one the parser
+/// heeds, and which one the copy it is given hides, are its own).
+fn has_one_of_each(head: &Head<'_>) -> bool {
     let count = |name: &[u8]| {
         head.fields
             .iter()
             .filter(|f| f.name.eq_ignore_ascii_case(name))
             .count()
     };
-    !head.body.is_empty()
-        && head
-            .fields
-            .iter()
-            .all(|f| !f.name.is_empty() && !ends_blank(f.value))
-        && count(b"content-type") <= 1
-        && count(b"content-transfer-encoding") <= 1
+    count(b"content-type") <= 1 && count(b"content-transfer-encoding") <= 1
+}
+
+/// Returns true if the field `name` is one the MIME parser's copy keeps
+/// (see `mime::structure_copy`).
+fn is_mime_field(name: &[u8]) -> bool {
+    name.len() > 8 && name[..8].eq_ignore_ascii_case(b"content-")
+        || name.eq_ignore_ascii_case(b"mime-version")
 }
 
 /// What a part is, by its `Content-Type`.
@@ -234,8 +256,9 @@ impl Kind {
         };
         let ct = ContentType::parse(field.value)?;
         match ct.ctype.as_str() {
+            // An empty boundary is no boundary to the parser.
             "multipart" if ct.subtype != "digest" => Some(Kind::Multipart {
-                boundary: ct.param("boundary")?.to_vec(),
+                boundary: ct.param("boundary").filter(|b| !b.is_empty())?.to_vec(),
             }),
             "multipart" | "message" => None,
             "text" => {
@@ -283,7 +306,8 @@ struct ContentType<'a> {
 
 impl<'a> ContentType<'a> {
     /// Reads `value`, or `None` when it holds anything else (comments,
-    /// escapes, RFC 2231 parameters, bytes that are not ASCII), which the
+    /// escapes, RFC 2231 parameters, bytes that are not ASCII, a quoted
+    /// value with blanks at its ends, a parameter named twice), which the
     /// MIME parser reads its own way.
     fn parse(value: &'a [u8]) -> Option<ContentType<'a>> {
         let mut at = skip_blanks(value, 0);
@@ -315,9 +339,10 @@ impl<'a> ContentType<'a> {
             let (param, after) = if value.get(at) == Some(&b'"') {
                 let len = memchr::memchr(b'"', &value[at + 1..])?;
                 let quoted = &value[at + 1..at + 1 + len];
-                if quoted
-                    .iter()
-                    .any(|&b| b == b'\\' || b == b'\n' || b == b'\r' || !b.is_ascii())
+                if quoted.trim_ascii().len() != quoted.len()
+                    || quoted
+                        .iter()
+                        .any(|&b| b == b'\\' || b == b'\n' || b == b'\r' || !b.is_ascii())
                 {
                     return None;
                 }
@@ -325,7 +350,11 @@ impl<'a> ContentType<'a> {
             } else {
                 token(value, at)?
             };
-            ct.params.push((lower(name), param));
+            let name = lower(name);
+            if ct.param(&name).is_some() {
+                return None; // which one the parser heeds is its own
+            }
+            ct.params.push((name, param));
             at = skip_blanks(value, after);
         }
         Some(ct)
@@ -468,8 +497,14 @@ mod tests {
             "Content-Type: multipart/mixed; boundary=b\n\n--b\n\nhttp://a.org/\n".into(),
             "Content-Type: multipart/mixed; boundary=b\n\n--b\n\nx\n--bb\n\ny\n--b--\n".into(),
             "Content-Type: multipart/digest; boundary=b\n\n--b\n\nSubject: x\n\ny\n--b--\n".into(),
-            // No delimiter at all.
+            // No delimiter at all; an empty boundary.
             "Content-Type: multipart/mixed; boundary=b\n\nhttp://a.org/\n".into(),
+            "Content-Type: multipart/mixed; boundary=\"\"\n\n--\n\nx\n----\n".into(),
+            multipart("Content-Type: text/plain; format=flowed; format=fixed", "x"),
+            multipart("Content-Type: text/plain; name=\" a\"", "x"),
+            // Two of a field at the top; a MIME field folded over a blank line.
+            "Content-Type: text/html\nContent-Type: text/plain\n\nx\n".into(),
+            "Content-Type: multipart/mixed;\n \n boundary=b\n\n--b\n\nx\n--b--\n".into(),
         ];
         for raw in left {
             assert!(walked(raw.as_bytes()).is_none(), "{raw:?}");
