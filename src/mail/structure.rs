@@ -15,12 +15,21 @@
 //! [`super::mime`]), boundary for boundary, because it searches the same
 //! way: the parser takes the first `--boundary` after a point, wherever it
 //! stands in its line, and ends a part's body at the line break before it
-//! (at the `--` itself when it does not start a line). In debug builds and
-//! tests every message walked is read both ways, and the parts compared.
+//! (at the `--` itself when it does not start a line). In tests every
+//! message walked is read both ways, and the parts compared: the messages
+//! of the tests, generated multiparts, and all of the shared mail
+//! archives.
 
 use memchr::memmem;
 
 use super::header::{Coding, Field, Head};
+
+#[cfg(test)]
+thread_local! {
+    /// How many messages this thread walked and compared with the MIME
+    /// parser's reading (in tests).
+    pub(super) static COMPARED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
 
 /// How deep multiparts may nest before the walk leaves the message to the
 /// MIME parser (which has no such limit, but reads such a message the
@@ -522,6 +531,35 @@ mod tests {
         for raw in plain {
             assert!(walked(raw.as_bytes()).is_some(), "{raw:?}");
         }
+    }
+
+    /// Every message of the shared mail archives that is walked gives the
+    /// parts the MIME parser gives (compared as it is read), and nearly
+    /// all of their 3,905 MIME messages are walked.
+    #[test]
+    fn the_shared_mail_archives_are_walked_as_parsed() {
+        use crate::standalone::shared;
+        let Some(mail) = shared("corpus/mail") else {
+            return;
+        };
+        let before = COMPARED.with(|n| n.get());
+        let mut dirs = vec![mail];
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else {
+                    let file = std::fs::File::open(&path).unwrap();
+                    crate::mail::scan_mail(&crate::Scanner::new(), file, |_: &crate::Found<'_>| {
+                        Ok(true)
+                    })
+                    .unwrap();
+                }
+            }
+        }
+        let walked = COMPARED.with(|n| n.get()) - before;
+        assert!(walked > 3_500, "{walked} messages walked");
     }
 
     /// One part of a generated multipart, or a nested multipart.
