@@ -265,9 +265,15 @@ impl Kind {
         };
         let ct = ContentType::parse(field.value)?;
         match ct.ctype.as_str() {
-            // An empty boundary is no boundary to the parser.
+            // An empty boundary is no boundary to the parser; and its copy
+            // renames `charset`, `text/` and `Content-…` where a line reads
+            // like a MIME field, which could make a delimiter of one of
+            // these the message does not hold.
             "multipart" if ct.subtype != "digest" => Some(Kind::Multipart {
-                boundary: ct.param("boundary").filter(|b| !b.is_empty())?.to_vec(),
+                boundary: ct
+                    .param("boundary")
+                    .filter(|b| !b.is_empty() && !may_be_renamed(b))?
+                    .to_vec(),
             }),
             "multipart" | "message" => None,
             "text" => {
@@ -302,6 +308,15 @@ impl Kind {
             _ => Some(Kind::Leaf(None)),
         }
     }
+}
+
+/// Returns true if `boundary` holds what the MIME parser's copy may have
+/// renamed a line's text into (`xharset`, `xext/`, `xontent-`, any case).
+fn may_be_renamed(boundary: &[u8]) -> bool {
+    let lower = boundary.to_ascii_lowercase();
+    [&b"xharset"[..], b"xext/", b"xontent-"]
+        .iter()
+        .any(|renamed| lower.windows(renamed.len()).any(|w| w == *renamed))
 }
 
 /// A `Content-Type` value written plainly: `type/subtype`, then
@@ -339,16 +354,20 @@ impl<'a> ContentType<'a> {
             if at == value.len() {
                 break;
             }
+            // `name=value`, nothing between (the parser reads a line
+            // folded around the `=` its own way).
             let (name, after) = token(value, at)?;
-            at = skip_blanks(value, after);
-            if value.get(at) != Some(&b'=') || name.contains(&b'*') {
+            if value.get(after) != Some(&b'=') || name.contains(&b'*') {
                 return None;
             }
-            at = skip_blanks(value, at + 1);
+            at = after + 1;
             let (param, after) = if value.get(at) == Some(&b'"') {
                 let len = memchr::memchr(b'"', &value[at + 1..])?;
                 let quoted = &value[at + 1..at + 1 + len];
+                // The parser decodes an RFC 2047 encoded word (`=?…?=`)
+                // in a quoted value.
                 if quoted.trim_ascii().len() != quoted.len()
+                    || quoted.windows(2).any(|w| w == b"=?")
                     || quoted
                         .iter()
                         .any(|&b| b == b'\\' || b == b'\n' || b == b'\r' || !b.is_ascii())
@@ -511,6 +530,13 @@ mod tests {
             "Content-Type: multipart/mixed; boundary=\"\"\n\n--\n\nx\n----\n".into(),
             multipart("Content-Type: text/plain; format=flowed; format=fixed", "x"),
             multipart("Content-Type: text/plain; name=\" a\"", "x"),
+            // An encoded word in a quoted value; a line folded around `=`;
+            // a boundary the parser's copy may have made out of `charset`.
+            "Content-Type: multipart/mixed; boundary=\"=?us-ascii?q?b?=\"\n\n--=?us-ascii?q?b?=\n\nx\n--=?us-ascii?q?b?=--\n".into(),
+            multipart("Content-Type: text/plain; format=\"=?us-ascii?q?flowed?=\"", "x"),
+            "Content-Type: multipart/mixed; boundary=\n \"b\"\n\n--b\n\nx\n--b--\n".into(),
+            "Content-Type: multipart/mixed; boundary\n =b\n\n--b\n\nx\n--b--\n".into(),
+            "Content-Type: multipart/mixed; boundary=xharset\n\n--xharset\n\nhttp://a.org/\nContent-Type: text/plain; a=--charset\n\nhttp://b.org/\n--xharset--\n".into(),
             // Two of a field at the top; a MIME field folded over a blank line.
             "Content-Type: text/html\nContent-Type: text/plain\n\nx\n".into(),
             "Content-Type: multipart/mixed;\n \n boundary=b\n\n--b\n\nx\n--b--\n".into(),
