@@ -310,14 +310,21 @@ impl Kind {
     }
 }
 
-/// Returns true if `boundary` holds what the MIME parser's copy may have
-/// renamed a line's text into (`xharset`, `xext/`, `xontent-`, any case).
+/// Returns true if `boundary` holds what the MIME parser's copy renames
+/// where a line reads like a MIME field (`charset`, `text/`, `Content-`),
+/// or what it renames them into (`xharset`, `xext/`, `Xontent-`), in any
+/// case: a delimiter of the message could be missing from the copy, or
+/// one the message does not hold could be in it.
 fn may_be_renamed(boundary: &[u8]) -> bool {
     let lower = boundary.to_ascii_lowercase();
-    [&b"xharset"[..], b"xext/", b"xontent-"]
+    [&b"harset"[..], b"ext/", b"ontent-"]
         .iter()
-        .any(|renamed| lower.windows(renamed.len()).any(|w| w == *renamed))
+        .any(|word| lower.windows(word.len()).any(|w| w == *word))
 }
+
+/// The most parameters a `Content-Type` value read by the walk holds (a
+/// plain one holds one to three).
+const MAX_PARAMS: usize = 16;
 
 /// A `Content-Type` value written plainly: `type/subtype`, then
 /// `; name=value` parameters whose values are tokens or quoted strings
@@ -379,8 +386,11 @@ impl<'a> ContentType<'a> {
                 token(value, at)?
             };
             let name = lower(name);
-            if ct.param(&name).is_some() {
-                return None; // which one the parser heeds is its own
+            // A parameter named twice (which one the parser heeds is its
+            // own), or more than a plain value holds (each name is
+            // compared with those before it).
+            if ct.param(&name).is_some() || ct.params.len() == MAX_PARAMS {
+                return None;
             }
             ct.params.push((name, param));
             at = skip_blanks(value, after);
@@ -537,6 +547,11 @@ mod tests {
             "Content-Type: multipart/mixed; boundary=\n \"b\"\n\n--b\n\nx\n--b--\n".into(),
             "Content-Type: multipart/mixed; boundary\n =b\n\n--b\n\nx\n--b--\n".into(),
             "Content-Type: multipart/mixed; boundary=xharset\n\n--xharset\n\nhttp://a.org/\nContent-Type: text/plain; a=--charset\n\nhttp://b.org/\n--xharset--\n".into(),
+            "Content-Type: multipart/mixed; boundary=charset\n\n--charset\n\nhttp://a.org/\nContent-Type: text/plain; a=--charset\nX-A: b\n\nhttp://b.org/\n--charset--\n".into(),
+            format!(
+                "Content-Type: multipart/mixed; boundary=b{}\n\n--b\n\nx\n--b--\n",
+                (0..17).map(|i| format!("; p{i}=x")).collect::<String>()
+            ),
             // Two of a field at the top; a MIME field folded over a blank line.
             "Content-Type: text/html\nContent-Type: text/plain\n\nx\n".into(),
             "Content-Type: multipart/mixed;\n \n boundary=b\n\n--b\n\nx\n--b--\n".into(),
