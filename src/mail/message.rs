@@ -597,32 +597,27 @@ impl<'m> Parts<'m, '_> {
         }
         self.root_coding = head.transfer_coding();
         self.body_at = body_at;
+        let mime = mime::structure_copy(&head);
+        let mime_head = mime.len() - head.body.len();
+        let delta = body_at as isize - mime_head as isize;
         // A structure written plainly is walked; the MIME parser reads the rest.
-        match structure::walk(bytes, &head) {
+        match structure::walk(&mime, &head) {
             Some(structure) => {
                 #[cfg(test)]
-                self.assert_walked_as_parsed(&head, &structure);
-                self.walked(&structure);
+                self.assert_walked_as_parsed(&mime, delta, &structure);
+                self.walked(&structure, &mime, delta);
             }
-            None => self.parsed(&head),
+            None => self.parsed(Frame::Located { raw: &mime, delta }),
         }
     }
 
-    /// The body's parts as the MIME parser reads them, from the copy of
-    /// the message it is given (see [`mime`]).
-    fn parsed(&mut self, head: &Head<'_>) {
-        let bytes = &self.message.bytes[..];
-        let mime = mime::structure_copy(head);
-        let mime_head = mime.len() - head.body.len();
-        match mime_parser().parse(&mime) {
-            Some(parsed) => self.mime(
-                &parsed,
-                Frame::Located {
-                    raw: &mime,
-                    delta: self.body_at as isize - mime_head as isize,
-                },
-            ),
+    /// The body's parts as the MIME parser reads them from `frame`, the
+    /// copy of the message it is given (see [`mime`]).
+    fn parsed(&mut self, frame: Frame<'_>) {
+        match mime_parser().parse(frame.raw()) {
+            Some(parsed) => self.mime(&parsed, frame),
             None => {
+                let bytes = &self.message.bytes[..];
                 let whole = Frame::Located {
                     raw: bytes,
                     delta: 0,
@@ -634,16 +629,14 @@ impl<'m> Parts<'m, '_> {
         }
     }
 
-    /// The body's parts, from its walked structure: what [`Parts::mime`]
-    /// gives for the same structure parsed.
-    fn walked(&mut self, structure: &Structure) {
-        let bytes = &self.message.bytes[..];
-        let frame = Frame::Located {
-            raw: bytes,
-            delta: 0,
-        };
+    /// The body's parts, from the structure walked in `copy` (the MIME
+    /// parser's copy, whose byte `i` is the message's `i + delta`): what
+    /// [`Parts::mime`] gives for the same structure parsed.
+    fn walked(&mut self, structure: &Structure, copy: &[u8], delta: isize) {
+        let frame = Frame::Located { raw: copy, delta };
+        let end = copy.len();
         // Where the text outside the parts seen so far starts, in a multipart.
-        let mut outside = structure.multipart.then_some(self.body_at);
+        let mut outside = structure.multipart.then_some(structure.body);
         for leaf in &structure.leaves {
             if !self.wanted {
                 return;
@@ -662,18 +655,19 @@ impl<'m> Parts<'m, '_> {
                     flowed: text.flowed,
                     malformed: None,
                 };
-                self.text_body(frame, leaf.body..leaf.end, text.coding, label, shape);
+                let coding = self.coding_of(delta, leaf.header..leaf.body);
+                self.text_body(frame, leaf.body..leaf.end, coding, label, shape);
             }
         }
         if let Some(start) = outside {
-            self.outside(frame, start..bytes.len(), "epilogue");
+            self.outside(frame, start..end, "epilogue");
         }
     }
 
     /// Panics unless the message's body gives the same parts walked as
     /// parsed (the walk claims to find what the parser finds).
     #[cfg(test)]
-    fn assert_walked_as_parsed(&self, head: &Head<'_>, structure: &Structure) {
+    fn assert_walked_as_parsed(&self, copy: &[u8], delta: isize, structure: &Structure) {
         structure::COMPARED.with(|n| n.set(n.get() + 1));
         let read = |walk: bool| {
             let mut parts = Vec::new();
@@ -691,9 +685,9 @@ impl<'m> Parts<'m, '_> {
                 root_coding: self.root_coding,
             };
             if walk {
-                reader.walked(structure);
+                reader.walked(structure, copy, delta);
             } else {
-                reader.parsed(head);
+                reader.parsed(Frame::Located { raw: copy, delta });
             }
             parts
         };
@@ -926,17 +920,26 @@ impl<'m> Parts<'m, '_> {
                 Encoding::Base64 => Coding::Base64,
                 Encoding::None => Coding::Plain,
             },
-            Frame::Located { delta, .. } => {
-                let start = part.offset_header as isize + delta;
-                let end = part.offset_body as isize + delta;
-                if start < self.body_at as isize {
-                    return self.root_coding; // the message's own header
-                }
-                let block = &self.message.bytes
-                    [start as usize..(end as usize).min(self.message.bytes.len())];
-                Head::parse(block).transfer_coding()
-            }
+            Frame::Located { delta, .. } => self.coding_of(
+                delta,
+                part.offset_header as usize..part.offset_body as usize,
+            ),
         }
+    }
+
+    /// The transfer encoding that the header block at `block` of a copy
+    /// of the message (whose byte `i` is the message's `i + delta`) names,
+    /// read in the message (the copy hides it): the message's own, for its
+    /// own header block.
+    fn coding_of(&self, delta: isize, block: Range<usize>) -> Coding {
+        let start = block.start as isize + delta;
+        let end = block.end as isize + delta;
+        if start < self.body_at as isize {
+            return self.root_coding; // the message's own header
+        }
+        let block =
+            &self.message.bytes[start as usize..(end as usize).min(self.message.bytes.len())];
+        Head::parse(block).transfer_coding()
     }
 
     /// Adds the text of a part, `text` as sent (with its place), decoded

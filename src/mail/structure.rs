@@ -11,9 +11,10 @@
 //! boundary missing) it answers `None`, and the MIME parser reads the
 //! message as before.
 //!
-//! What it finds is what the parser finds in the copy it is given (see
-//! [`super::mime`]), boundary for boundary, because it searches the same
-//! way: the parser takes the first `--boundary` after a point, wherever it
+//! It walks the copy the parser is given (see [`super::mime`], which
+//! renames some fields, and a body line's text where it reads like one),
+//! and finds what the parser finds there, boundary for boundary, because
+//! it searches the same way: the parser takes the first `--boundary` after a point, wherever it
 //! stands in its line, and ends a part's body at the line break before it
 //! (at the `--` itself when it does not start a line). In tests every
 //! message walked is read both ways, and the parts compared: the messages
@@ -22,7 +23,7 @@
 
 use memchr::memmem;
 
-use super::header::{Coding, Field, Head};
+use super::header::{Field, Head};
 
 #[cfg(test)]
 thread_local! {
@@ -37,16 +38,18 @@ thread_local! {
 const MAX_DEPTH: usize = 32;
 
 /// A message's structure, as the MIME parser gives it for what it is read
-/// for: its leaf parts, in order.
+/// for: its leaf parts, in order (offsets in the copy walked).
 #[derive(Debug)]
 pub(super) struct Structure {
     /// The body is a multipart: the text around its parts is scanned too.
     pub multipart: bool,
+    /// Where the message's body starts.
+    pub body: usize,
     pub leaves: Vec<Leaf>,
 }
 
 /// A part that is not a multipart: its header block starts at `header`,
-/// its body runs from `body` to `end` (offsets in the message).
+/// its body runs from `body` to `end`.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct Leaf {
     pub header: usize,
@@ -66,23 +69,23 @@ pub(super) struct TextType {
     pub subtype: Option<String>,
     /// `Some(delsp)` for `format=flowed` (not for HTML).
     pub flowed: Option<bool>,
-    /// The transfer encoding its header block names.
-    pub coding: Coding,
 }
 
-/// The structure of the message `bytes` whose header block is `head`, when
-/// it is written plainly (see the module docs); `None` leaves it to the
-/// MIME parser.
-pub(super) fn walk(bytes: &[u8], head: &Head<'_>) -> Option<Structure> {
+/// The structure of the message whose header block is `head`, walked in
+/// `copy` (the MIME parser's copy of it, `mime::structure_copy`), when it
+/// is written plainly (see the module docs); `None` leaves it to the MIME
+/// parser. (A part's transfer encoding is read in the message: the copy
+/// hides it.)
+pub(super) fn walk(copy: &[u8], head: &Head<'_>) -> Option<Structure> {
     // The parser reads the message's MIME fields (see `mime`): they must
     // read as plainly as a part's.
-    let mime_fields = head.fields.iter().filter(|f| is_mime_field(f.name));
-    if !mime_fields.clone().all(|f| !has_blank_line(f.value)) || !has_one_of_each(head) {
+    let mut mime_fields = head.fields.iter().filter(|f| is_mime_field(f.name));
+    if mime_fields.any(|f| has_blank_line(f.value)) || !has_one_of_each(head) {
         return None;
     }
-    let body = bytes.len() - head.body.len();
+    let body = copy.len() - head.body.len();
     let mut walk = Walk {
-        bytes,
+        bytes: copy,
         leaves: Vec::new(),
     };
     match Kind::of(&head.fields)? {
@@ -90,24 +93,20 @@ pub(super) fn walk(bytes: &[u8], head: &Head<'_>) -> Option<Structure> {
             walk.multipart(body, &boundary, 0)?;
             Some(Structure {
                 multipart: true,
+                body,
                 leaves: walk.leaves,
             })
         }
-        Kind::Leaf(text) => {
-            let text = text.map(|t| TextType {
-                coding: head.transfer_coding(),
-                ..t
-            });
-            Some(Structure {
-                multipart: false,
-                leaves: vec![Leaf {
-                    header: 0,
-                    body,
-                    end: bytes.len(),
-                    text,
-                }],
-            })
-        }
+        Kind::Leaf(text) => Some(Structure {
+            multipart: false,
+            body,
+            leaves: vec![Leaf {
+                header: 0,
+                body,
+                end: copy.len(),
+                text,
+            }],
+        }),
     }
 }
 
@@ -152,10 +151,6 @@ impl Walk<'_> {
                 }
                 Kind::Leaf(text) => {
                     let next = find(body)?;
-                    let text = text.map(|t| TextType {
-                        coding: head.transfer_coding(),
-                        ..t
-                    });
                     self.leaves.push(Leaf {
                         header,
                         body,
@@ -208,8 +203,9 @@ fn is_plain_block(head: &Head<'_>) -> bool {
         && has_one_of_each(head)
 }
 
-/// Returns true if a field's `value` holds a folded line of blanks alone,
-/// which ends a header block for the MIME parser.
+/// Returns true if a field's `value` holds a folded line of blanks alone
+/// (the MIME parser reads it as a folded line too; a header block with
+/// one is left to it all the same).
 fn has_blank_line(value: &[u8]) -> bool {
     value
         .split(|&b| b == b'\n')
@@ -218,16 +214,20 @@ fn has_blank_line(value: &[u8]) -> bool {
 }
 
 /// Returns true if `head` holds at most one `Content-Type` and one
-/// `Content-Transfer-Encoding` field (with two, which one the parser
-/// heeds, and which one the copy it is given hides, are its own).
+/// `Content-Transfer-Encoding` field, hidden or not (with two, which one
+/// the parser heeds, and which one the copy it is given hides, are its
+/// own).
 fn has_one_of_each(head: &Head<'_>) -> bool {
-    let count = |name: &[u8]| {
+    let count = |rest_of_name: &[u8]| {
         head.fields
             .iter()
-            .filter(|f| f.name.eq_ignore_ascii_case(name))
+            .filter(|f| {
+                matches!(f.name.first(), Some(b'c' | b'C' | b'x' | b'X'))
+                    && f.name[1..].eq_ignore_ascii_case(rest_of_name)
+            })
             .count()
     };
-    count(b"content-type") <= 1 && count(b"content-transfer-encoding") <= 1
+    count(b"ontent-type") <= 1 && count(b"ontent-transfer-encoding") <= 1
 }
 
 /// Returns true if the field `name` is one the MIME parser's copy keeps
@@ -241,7 +241,7 @@ fn is_mime_field(name: &[u8]) -> bool {
 enum Kind {
     /// A multipart, with its boundary.
     Multipart { boundary: Vec<u8> },
-    /// A part read as it is: text (its coding not yet filled in), or not.
+    /// A part read as it is: text, or not.
     Leaf(Option<TextType>),
 }
 
@@ -260,26 +260,21 @@ impl Kind {
                 html: false,
                 subtype: None,
                 flowed: None,
-                coding: Coding::Plain,
             })));
         };
         let ct = ContentType::parse(field.value)?;
         match ct.ctype.as_str() {
-            // An empty boundary is no boundary to the parser; and its copy
-            // renames `charset`, `text/` and `Content-…` where a line reads
-            // like a MIME field, which could make a delimiter of one of
-            // these the message does not hold.
+            // An empty boundary is no boundary to the parser.
             "multipart" if ct.subtype != "digest" => Some(Kind::Multipart {
-                boundary: ct
-                    .param("boundary")
-                    .filter(|b| !b.is_empty() && !may_be_renamed(b))?
-                    .to_vec(),
+                boundary: ct.param("boundary").filter(|b| !b.is_empty())?.to_vec(),
             }),
             "multipart" | "message" => None,
-            "text" => {
-                // The MIME parser's copy hides a text part's charset and
-                // type unless it names a wide charset (see `mime`): the
-                // parser then converts it, and the walk leaves it.
+            // `xext` is a text type the copy hides (see `mime`).
+            "text" | "xext" => {
+                // The copy hides a text part's charset and type unless it
+                // names a wide charset: the parser then converts it, and
+                // the walk leaves it. (The copy renames a value's first
+                // `charset` only.)
                 // (A value is short: a plain search of its bytes.)
                 let lower = field.value.to_ascii_lowercase();
                 let count = |word: &[u8]| lower.windows(word.len()).filter(|w| *w == word).count();
@@ -302,24 +297,11 @@ impl Kind {
                     html,
                     subtype: Some(ct.subtype),
                     flowed,
-                    coding: Coding::Plain,
                 })))
             }
             _ => Some(Kind::Leaf(None)),
         }
     }
-}
-
-/// Returns true if `boundary` holds what the MIME parser's copy renames
-/// where a line reads like a MIME field (`charset`, `text/`, `Content-`),
-/// or what it renames them into (`xharset`, `xext/`, `Xontent-`), in any
-/// case: a delimiter of the message could be missing from the copy, or
-/// one the message does not hold could be in it.
-fn may_be_renamed(boundary: &[u8]) -> bool {
-    let lower = boundary.to_ascii_lowercase();
-    [&b"harset"[..], b"ext/", b"ontent-"]
-        .iter()
-        .any(|word| lower.windows(word.len()).any(|w| w == *word))
 }
 
 /// The most parameters a `Content-Type` value read by the walk holds (a
@@ -458,27 +440,35 @@ mod tests {
     use super::*;
     use crate::mail::Messages;
 
-    /// The structure walked in `raw` (a message), if walked; reading its
-    /// parts also compares them with the MIME parser's (in tests, every
-    /// message walked is read both ways).
-    fn walked(raw: &[u8]) -> Option<Structure> {
+    /// The structure walked in the MIME parser's copy of `raw` (a
+    /// message), if walked, and that copy; reading its parts also compares
+    /// them with the MIME parser's (in tests, every message walked is read
+    /// both ways).
+    fn walked_copy(raw: &[u8]) -> (Option<Structure>, Vec<u8>) {
         let message = Messages::new(raw).next().expect("a message").unwrap();
         let _ = message.parts();
-        walk(raw, &Head::parse(raw))
+        let head = Head::parse(raw);
+        let copy = super::super::mime::structure_copy(&head);
+        (walk(&copy, &head), copy)
+    }
+
+    fn walked(raw: &[u8]) -> Option<Structure> {
+        walked_copy(raw).0
     }
 
     #[test]
     fn leaves_end_at_the_line_break_before_the_next_delimiter() {
         let raw = b"Subject: s\nContent-Type: multipart/alternative;\n boundary=\"b 1\"\n\npre --b 2\n--b 1\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nsee http://a.org/\r\n--b 1\nContent-Type: multipart/mixed; boundary=inner\n\n--inner\n\nno header http://b.org/ --inner\nContent-Type: image/png\nContent-Transfer-Encoding: base64\n\nAAAA\n--inner--\nafter inner\n--b 1\nContent-Type: TEXT/HTML\n\n<a href=\"http://c.org/\">c</a>\n--b 1--\nepilogue http://d.org/\n";
-        let at = |s: &str| memmem::find(raw, s.as_bytes()).unwrap();
-        let structure = walked(raw).expect("walked");
+        let (structure, copy) = walked_copy(raw);
+        let structure = structure.expect("walked");
+        let at = |s: &str| memmem::find(&copy, s.as_bytes()).unwrap();
         assert!(structure.multipart);
-        let text = |html, subtype: Option<&str>, coding| {
+        assert_eq!(structure.body, at("pre --b 2"));
+        let text = |html, subtype: Option<&str>| {
             Some(TextType {
                 html,
                 subtype: subtype.map(String::from),
                 flowed: None,
-                coding,
             })
         };
         assert_eq!(
@@ -488,14 +478,14 @@ mod tests {
                     header: at("--b 1\n") + 6,
                     body: at("see"),
                     end: at("\r\n--b 1"),
-                    text: text(false, Some("plain"), Coding::QuotedPrintable),
+                    text: text(false, Some("plain")),
                 },
                 // No header block: text/plain; ended mid-line, at the `--`.
                 Leaf {
                     header: at("--inner\n") + 8,
                     body: at("no header"),
                     end: at(" --inner\n") + 1,
-                    text: text(false, None, Coding::Plain),
+                    text: text(false, None),
                 },
                 Leaf {
                     header: at("Content-Type: image"),
@@ -503,11 +493,12 @@ mod tests {
                     end: at("AAAA") + 4,
                     text: None,
                 },
+                // The copy hides a text type: `xEXT/HTML`.
                 Leaf {
-                    header: at("Content-Type: TEXT"),
+                    header: at("Content-Type: xEXT"),
                     body: at("<a"),
                     end: at("\n--b 1--"),
-                    text: text(true, Some("html"), Coding::Plain),
+                    text: text(true, Some("html")),
                 },
             ]
         );
@@ -540,14 +531,11 @@ mod tests {
             "Content-Type: multipart/mixed; boundary=\"\"\n\n--\n\nx\n----\n".into(),
             multipart("Content-Type: text/plain; format=flowed; format=fixed", "x"),
             multipart("Content-Type: text/plain; name=\" a\"", "x"),
-            // An encoded word in a quoted value; a line folded around `=`;
-            // a boundary the parser's copy may have made out of `charset`.
+            // An encoded word in a quoted value; a line folded around `=`.
             "Content-Type: multipart/mixed; boundary=\"=?us-ascii?q?b?=\"\n\n--=?us-ascii?q?b?=\n\nx\n--=?us-ascii?q?b?=--\n".into(),
             multipart("Content-Type: text/plain; format=\"=?us-ascii?q?flowed?=\"", "x"),
             "Content-Type: multipart/mixed; boundary=\n \"b\"\n\n--b\n\nx\n--b--\n".into(),
             "Content-Type: multipart/mixed; boundary\n =b\n\n--b\n\nx\n--b--\n".into(),
-            "Content-Type: multipart/mixed; boundary=xharset\n\n--xharset\n\nhttp://a.org/\nContent-Type: text/plain; a=--charset\n\nhttp://b.org/\n--xharset--\n".into(),
-            "Content-Type: multipart/mixed; boundary=charset\n\n--charset\n\nhttp://a.org/\nContent-Type: text/plain; a=--charset\nX-A: b\n\nhttp://b.org/\n--charset--\n".into(),
             format!(
                 "Content-Type: multipart/mixed; boundary=b{}\n\n--b\n\nx\n--b--\n",
                 (0..17).map(|i| format!("; p{i}=x")).collect::<String>()
@@ -568,6 +556,11 @@ mod tests {
             multipart("", "no header"),
             "Content-Type: text/html; charset=utf-8\n\n<p>http://a.org/</p>\n".into(),
             "Content-Type: application/pdf\nContent-Transfer-Encoding: base64\n\nAAAA\n".into(),
+            // A body line that reads like a MIME field is renamed in the
+            // copy: a delimiter vanishes from it, or appears in it, and the
+            // walk, which walks the copy, sees what the parser sees.
+            "Content-Type: multipart/mixed; boundary=xharset\n\n--xharset\n\nhttp://a.org/\nContent-Type: text/plain; a=--charset\n\nhttp://b.org/\n--xharset--\n".into(),
+            "Content-Type: multipart/mixed; boundary=c\n\n--c\nContent-Type: text/plain\n\nhttp://a.org/\nContent-Type: text/plain; a=--charset\nX-A: b\n\nhttp://b.org/\n--c--\n".into(),
         ];
         for raw in plain {
             assert!(walked(raw.as_bytes()).is_some(), "{raw:?}");
