@@ -199,6 +199,29 @@ pub fn scan_segment<R: ReadAt + ?Sized, S: Sink>(
     })
 }
 
+/// Reads every file of the shared mail archives as mail mode does, for
+/// the tests that check what each reading compares (in tests) as it goes;
+/// false when `../shared/` is absent (the notice is printed).
+#[cfg(test)]
+pub(crate) fn scan_shared_mail_archives() -> bool {
+    let Some(mail) = crate::standalone::shared("corpus/mail") else {
+        return false;
+    };
+    let mut dirs = vec![mail];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                let file = std::fs::File::open(&path).unwrap();
+                scan_mail(&Scanner::new(), file, |_: &crate::Found<'_>| Ok(true)).unwrap();
+            }
+        }
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use std::io;

@@ -572,25 +572,9 @@ mod tests {
     /// all of their 3,905 MIME messages are walked.
     #[test]
     fn the_shared_mail_archives_are_walked_as_parsed() {
-        use crate::standalone::shared;
-        let Some(mail) = shared("corpus/mail") else {
-            return;
-        };
         let before = COMPARED.with(|n| n.get());
-        let mut dirs = vec![mail];
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                } else {
-                    let file = std::fs::File::open(&path).unwrap();
-                    crate::mail::scan_mail(&crate::Scanner::new(), file, |_: &crate::Found<'_>| {
-                        Ok(true)
-                    })
-                    .unwrap();
-                }
-            }
+        if !crate::mail::scan_shared_mail_archives() {
+            return;
         }
         let walked = COMPARED.with(|n| n.get()) - before;
         assert!(walked > 3_500, "{walked} messages walked");
