@@ -2,7 +2,7 @@
 //! each leaf part's header block, body and end are, and whether it is text.
 //!
 //! The MIME parser (`mail-parser`) reads a multipart body byte by byte to
-//! find its boundaries, and converts every text part to a `String`: 9% of
+//! find its boundaries, and converts every text part to a `String`: 11% of
 //! mail mode's instructions over the shared mail archives, for a structure
 //! that most messages write plainly. [`walk`] finds the same structure with
 //! one `memmem` search per part, for messages written plainly; for any
@@ -14,9 +14,10 @@
 //! It walks the copy the parser is given (see [`super::mime`], which
 //! renames some fields, and a body line's text where it reads like one),
 //! and finds what the parser finds there, boundary for boundary, because
-//! it searches the same way: the parser takes the first `--boundary` after a point, wherever it
-//! stands in its line, and ends a part's body at the line break before it
-//! (at the `--` itself when it does not start a line). In tests every
+//! it searches the same way: the parser takes the first `--boundary`
+//! after a point, wherever it stands in its line, and ends a part's body
+//! at the line break before it (at the `--` itself when it does not start
+//! a line). In tests every
 //! message walked is read both ways, and the parts compared: the messages
 //! of the tests, generated multiparts, and all of the shared mail
 //! archives.
