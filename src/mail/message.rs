@@ -296,6 +296,17 @@ enum Label<'m> {
 }
 
 impl Label<'_> {
+    /// The label of a text part, by its `(type, subtype)` when a
+    /// `Content-Type` names it.
+    fn of_text(html: bool, ct: Option<(&str, Option<&str>)>) -> Label<'static> {
+        match ct {
+            _ if html => Label::Named("text/html"),
+            Some((ctype, Some(sub))) => Label::Type(format!("{ctype}/{sub}").to_ascii_lowercase()),
+            Some((ctype, None)) => Label::Type(ctype.to_ascii_lowercase()),
+            None => Label::Named("text/plain"),
+        }
+    }
+
     fn text(&self) -> Cow<'_, str> {
         match self {
             Label::Named(name) => Cow::Borrowed(name),
@@ -645,11 +656,8 @@ impl<'m> Parts<'m, '_> {
                 self.outside(frame, start..leaf.header, "preamble");
             }
             if let Some(text) = &leaf.text {
-                let label = match (&text.subtype, text.html) {
-                    (_, true) => Label::Named("text/html"),
-                    (Some(subtype), false) => Label::Type(format!("text/{subtype}")),
-                    (None, false) => Label::Named("text/plain"),
-                };
+                let ct = text.subtype.as_deref().map(|sub| ("text", Some(sub)));
+                let label = Label::of_text(text.html, ct);
                 let shape = Shape {
                     html: text.html,
                     flowed: text.flowed,
@@ -822,25 +830,18 @@ impl<'m> Parts<'m, '_> {
         let ct = part.content_type();
         let html = matches!(part.body, PartType::Html(_))
             || ct.is_some_and(|ct| ct.subtype().is_some_and(|s| s.eq_ignore_ascii_case("html")));
-        let label = if html {
-            Label::Named("text/html")
-        } else {
-            match ct {
-                Some(ct) => {
-                    // A hidden type (see `mime`) was `text`.
-                    let ctype = if mime::is_text(ct.ctype()) {
-                        "text"
-                    } else {
-                        ct.ctype()
-                    };
-                    Label::Type(match ct.subtype() {
-                        Some(sub) => format!("{ctype}/{sub}").to_ascii_lowercase(),
-                        None => ctype.to_ascii_lowercase(),
-                    })
-                }
-                None => Label::Named("text/plain"),
-            }
-        };
+        let label = Label::of_text(
+            html,
+            ct.map(|ct| {
+                // A hidden type (see `mime`) was `text`.
+                let ctype = if mime::is_text(ct.ctype()) {
+                    "text"
+                } else {
+                    ct.ctype()
+                };
+                (ctype, ct.subtype())
+            }),
+        );
         let wide_charset = ct.and_then(|ct| ct.attribute("charset")).is_some_and(|c| {
             let c = c.to_ascii_lowercase();
             c.starts_with("utf-16") || c.starts_with("utf-32") || c == "utf-7"

@@ -30,9 +30,7 @@ pub fn structure_copy(head: &Head<'_>) -> Vec<u8> {
     let mut newline: &[u8] = b"\n";
     for field in &head.fields {
         let name = field.name;
-        let is_mime = name.len() > 8 && name[..8].eq_ignore_ascii_case(b"content-")
-            || name.eq_ignore_ascii_case(b"mime-version");
-        if is_mime {
+        if is_mime_field(name) {
             out.extend_from_slice(name);
             out.push(b':');
             out.extend_from_slice(field.value);
@@ -47,6 +45,13 @@ pub fn structure_copy(head: &Head<'_>) -> Vec<u8> {
     out.extend_from_slice(head.body);
     hide_decodings(&mut out);
     out
+}
+
+/// Returns true if the field `name` is one the copy keeps: `Content-*` or
+/// `MIME-Version`, any case.
+pub(super) fn is_mime_field(name: &[u8]) -> bool {
+    name.len() > 8 && name[..8].eq_ignore_ascii_case(b"content-")
+        || name.eq_ignore_ascii_case(b"mime-version")
 }
 
 /// The fields looked for, at the start of a line, any case.

@@ -25,6 +25,7 @@
 use memchr::memmem;
 
 use super::header::{Field, Head};
+use super::mime::is_mime_field;
 
 #[cfg(test)]
 thread_local! {
@@ -231,13 +232,6 @@ fn has_one_of_each(head: &Head<'_>) -> bool {
     count(b"ontent-type") <= 1 && count(b"ontent-transfer-encoding") <= 1
 }
 
-/// Returns true if the field `name` is one the MIME parser's copy keeps
-/// (see `mime::structure_copy`).
-fn is_mime_field(name: &[u8]) -> bool {
-    name.len() > 8 && name[..8].eq_ignore_ascii_case(b"content-")
-        || name.eq_ignore_ascii_case(b"mime-version")
-}
-
 /// What a part is, by its `Content-Type`.
 enum Kind {
     /// A multipart, with its boundary.
@@ -264,43 +258,45 @@ impl Kind {
             })));
         };
         let ct = ContentType::parse(field.value)?;
-        match ct.ctype.as_str() {
+        let is = |ctype: &[u8]| ct.ctype.eq_ignore_ascii_case(ctype);
+        if is(b"multipart") && !ct.subtype.eq_ignore_ascii_case(b"digest") {
             // An empty boundary is no boundary to the parser.
-            "multipart" if ct.subtype != "digest" => Some(Kind::Multipart {
-                boundary: ct.param("boundary").filter(|b| !b.is_empty())?.to_vec(),
-            }),
-            "multipart" | "message" => None,
-            // `xext` is a text type the copy hides (see `mime`).
-            "text" | "xext" => {
-                // The copy hides a text part's charset and type unless it
-                // names a wide charset: the parser then converts it, and
-                // the walk leaves it. (The copy renames a value's first
-                // `charset` only.)
-                // (A value is short: a plain search of its bytes.)
-                let lower = field.value.to_ascii_lowercase();
-                let count = |word: &[u8]| lower.windows(word.len()).filter(|w| *w == word).count();
-                let wide = [&b"utf-16"[..], b"utf-32", b"utf-7"]
-                    .iter()
-                    .any(|&w| count(w) > 0);
-                if wide || count(b"charset") > 1 {
-                    return None;
-                }
-                let html = ct.subtype == "html";
-                let flowed = (!html
-                    && ct
-                        .param("format")
-                        .is_some_and(|f| f.eq_ignore_ascii_case(b"flowed")))
-                .then(|| {
-                    ct.param("delsp")
-                        .is_some_and(|d| d.eq_ignore_ascii_case(b"yes"))
-                });
-                Some(Kind::Leaf(Some(TextType {
-                    html,
-                    subtype: Some(ct.subtype),
-                    flowed,
-                })))
+            let boundary = ct.param(b"boundary").filter(|b| !b.is_empty())?;
+            Some(Kind::Multipart {
+                boundary: boundary.to_vec(),
+            })
+        } else if is(b"multipart") || is(b"message") {
+            None
+        } else if is(b"text") || is(b"xext") {
+            // (`xext` is a text type the copy hides: see `mime`.) The copy
+            // hides a text part's charset and type unless it names a wide
+            // charset: the parser then converts it, and the walk leaves
+            // it. (The copy renames a value's first `charset` only. A
+            // value is short: a plain search of its bytes.)
+            let value = field.value.to_ascii_lowercase();
+            let count = |word: &[u8]| value.windows(word.len()).filter(|w| *w == word).count();
+            let wide = [&b"utf-16"[..], b"utf-32", b"utf-7"]
+                .iter()
+                .any(|&w| count(w) > 0);
+            if wide || count(b"charset") > 1 {
+                return None;
             }
-            _ => Some(Kind::Leaf(None)),
+            let html = ct.subtype.eq_ignore_ascii_case(b"html");
+            let flowed = (!html
+                && ct
+                    .param(b"format")
+                    .is_some_and(|f| f.eq_ignore_ascii_case(b"flowed")))
+            .then(|| {
+                ct.param(b"delsp")
+                    .is_some_and(|d| d.eq_ignore_ascii_case(b"yes"))
+            });
+            Some(Kind::Leaf(Some(TextType {
+                html,
+                subtype: Some(lower(ct.subtype)),
+                flowed,
+            })))
+        } else {
+            Some(Kind::Leaf(None))
         }
     }
 }
@@ -311,11 +307,12 @@ const MAX_PARAMS: usize = 16;
 
 /// A `Content-Type` value written plainly: `type/subtype`, then
 /// `; name=value` parameters whose values are tokens or quoted strings
-/// without escapes. Type, subtype and names in lower case.
+/// without escapes. Type, subtype and names as written (they compare in
+/// any case).
 struct ContentType<'a> {
-    ctype: String,
-    subtype: String,
-    params: Vec<(String, &'a [u8])>,
+    ctype: &'a [u8],
+    subtype: &'a [u8],
+    params: Vec<(&'a [u8], &'a [u8])>,
 }
 
 impl<'a> ContentType<'a> {
@@ -331,8 +328,8 @@ impl<'a> ContentType<'a> {
         }
         let (subtype, after) = token(value, after + 1)?;
         let mut ct = ContentType {
-            ctype: lower(ctype),
-            subtype: lower(subtype),
+            ctype,
+            subtype,
             params: Vec::new(),
         };
         at = skip_blanks(value, after);
@@ -368,11 +365,10 @@ impl<'a> ContentType<'a> {
             } else {
                 token(value, at)?
             };
-            let name = lower(name);
             // A parameter named twice (which one the parser heeds is its
             // own), or more than a plain value holds (each name is
             // compared with those before it).
-            if ct.param(&name).is_some() || ct.params.len() == MAX_PARAMS {
+            if ct.param(name).is_some() || ct.params.len() == MAX_PARAMS {
                 return None;
             }
             ct.params.push((name, param));
@@ -381,11 +377,11 @@ impl<'a> ContentType<'a> {
         Some(ct)
     }
 
-    /// The value of the first parameter `name` (in lower case).
-    fn param(&self, name: &str) -> Option<&'a [u8]> {
+    /// The value of the parameter `name` (any case).
+    fn param(&self, name: &[u8]) -> Option<&'a [u8]> {
         self.params
             .iter()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
             .map(|&(_, value)| value)
     }
 }
