@@ -193,8 +193,8 @@ fn part_end(bytes: &[u8], body: usize, next: usize) -> usize {
 
 /// Returns true if the header block `head` is one the MIME parser reads as
 /// `Head` does: every line a `Name:` field or its folded continuation,
-/// ended by a blank line, no line of blanks alone (which ends the block for
-/// the parser), and at most one `Content-Type` and one
+/// ended by a blank line, no folded line of blanks alone (see
+/// [`has_blank_line`]), and at most one `Content-Type` and one
 /// `Content-Transfer-Encoding` field.
 fn is_plain_block(head: &Head<'_>) -> bool {
     !head.body.is_empty()
