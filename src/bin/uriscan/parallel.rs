@@ -33,11 +33,18 @@
 //!
 //! With one thread there is no queue: the walk's thread scans each input as
 //! it meets it, whole.
+//!
+//! A thread that panics ends the run. Its [`Abandon`] guard marks both
+//! locks abandoned and wakes every thread waiting on them; each, at its
+//! next lock, unwinds without a message of its own ([`Shared`]), so the
+//! panic's own message is the one printed, and the program exits with 101.
+//! Without it the others would wait forever for the panicked thread's
+//! unit.
 
 use std::collections::{BTreeMap, VecDeque};
 use std::io::Write;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Condvar, LockResult, Mutex, MutexGuard, PoisonError};
 
 use crate::args::Config;
 use crate::output::Printer;
@@ -58,7 +65,23 @@ type Key = (usize, u64);
 /// # Errors
 ///
 /// An invalid `--glob`, or a thread that could not be started.
+///
+/// # Panics
+///
+/// When a thread panics, once every thread has stopped.
 pub fn scan_all<'c, W: Write + Send>(
+    cfg: &'c Config,
+    printer: Printer<'c, W>,
+) -> anyhow::Result<Printer<'c, W>> {
+    scan_all_by(search::scan_unit, cfg, printer)
+}
+
+/// How a unit is scanned: [`search::scan_unit`], but in tests.
+type ScanUnit = fn(&Unit, &Config, &mut dyn FnMut(SegmentOf), &mut dyn FnMut(Event));
+
+/// [`scan_all`], scanning each unit with `scan_unit`.
+fn scan_all_by<'c, W: Write + Send>(
+    scan_unit: ScanUnit,
     cfg: &'c Config,
     mut printer: Printer<'c, W>,
 ) -> anyhow::Result<Printer<'c, W>> {
@@ -66,14 +89,14 @@ pub fn scan_all<'c, W: Write + Send>(
         walk::walk(&cfg.paths, &cfg.walk, &mut |walked| {
             let unit = unit(walked);
             let mut no_split = |_| unreachable!("one thread scans inputs whole");
-            search::scan_unit(&unit, cfg, &mut no_split, &mut |event| {
+            scan_unit(&unit, cfg, &mut no_split, &mut |event| {
                 printer.event(&unit, event)
             });
         })?;
         return Ok(printer);
     }
     let queue = Queue {
-        state: Mutex::new(QueueState {
+        state: Shared::new(QueueState {
             inputs: VecDeque::new(),
             segments: BTreeMap::new(),
             closed: false,
@@ -84,7 +107,7 @@ pub fn scan_all<'c, W: Write + Send>(
         added: Condvar::new(),
     };
     let printing = Printing {
-        turn: Mutex::new(Turn {
+        turn: Shared::new(Turn {
             printer,
             next: (0, 0),
             held: BTreeMap::new(),
@@ -98,10 +121,14 @@ pub fn scan_all<'c, W: Write + Send>(
     let walked = std::thread::scope(|s| {
         // The walk's thread is the last worker, once the walk has ended:
         // never more threads than asked for are running.
+        let _abandon = Abandon(&queue, &printing);
         for i in 1..cfg.threads {
             std::thread::Builder::new()
                 .name(format!("uriscan-{i}"))
-                .spawn_scoped(s, || work(&queue, &printing, cfg, &mut Done::helper()))?;
+                .spawn_scoped(s, || {
+                    let _abandon = Abandon(&queue, &printing);
+                    work(scan_unit, &queue, &printing, cfg, &mut Done::helper());
+                })?;
         }
         let mut done = Done::walk();
         let mut seq = 0;
@@ -110,14 +137,14 @@ pub fn scan_all<'c, W: Write + Send>(
             seq += 1;
         });
         queue.close();
-        work(&queue, &printing, cfg, &mut done);
+        work(scan_unit, &queue, &printing, cfg, &mut done);
         walked
     });
     walked?;
     let t = printing
         .turn
         .into_inner()
-        .expect("a printing thread panicked");
+        .expect("no thread panicked: the scope would have");
     debug_assert!(t.held.is_empty());
     Ok(t.printer)
 }
@@ -131,9 +158,80 @@ fn unit(walked: Walked) -> Unit {
     }
 }
 
+/// Ends the run when its thread panics: dropped while unwinding, it marks
+/// both locks abandoned and wakes every thread waiting on them.
+///
+/// A thread that panics outside a lock poisons nothing, and leaves its unit
+/// neither finished nor printed: the others would wait for it forever, in
+/// [`Queue::take`] (the unit counts as busy) or for its turn. Each made
+/// first on its thread, the guard is dropped after every lock that thread
+/// holds is released, so it cannot wait for a lock of its own.
+struct Abandon<'a, 'c, W: Write>(&'a Queue, &'a Printing<'c, W>);
+
+impl<W: Write> Drop for Abandon<'_, '_, W> {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            self.0.state.abandon();
+            self.1.turn.abandon();
+            self.0.added.notify_all();
+            self.1.moved.notify_all();
+        }
+    }
+}
+
+/// A lock that a panicking thread can abandon ([`Abandon`]): a thread
+/// that locks it after that unwinds instead, without a message (the
+/// panic's own is the one to read).
+struct Shared<T> {
+    mutex: Mutex<T>,
+    /// Written with the lock held.
+    abandoned: AtomicBool,
+}
+
+/// What a thread unwinds with when another has panicked.
+struct AnotherThreadPanicked;
+
+impl<T> Shared<T> {
+    fn new(value: T) -> Self {
+        Shared {
+            mutex: Mutex::new(value),
+            abandoned: AtomicBool::new(false),
+        }
+    }
+
+    /// Locks it; unwinds if it was abandoned.
+    fn lock(&self) -> MutexGuard<'_, T> {
+        self.unless_abandoned(self.mutex.lock())
+    }
+
+    /// Waits on `condvar` with `guard` (of this lock), then as
+    /// [`Shared::lock`].
+    fn wait<'a>(&'a self, condvar: &Condvar, guard: MutexGuard<'a, T>) -> MutexGuard<'a, T> {
+        self.unless_abandoned(condvar.wait(guard))
+    }
+
+    fn unless_abandoned<'a>(&self, locked: LockResult<MutexGuard<'a, T>>) -> MutexGuard<'a, T> {
+        match locked {
+            Ok(guard) if !self.abandoned.load(Ordering::Relaxed) => guard,
+            _ => std::panic::resume_unwind(Box::new(AnotherThreadPanicked)),
+        }
+    }
+
+    fn abandon(&self) {
+        let _guard = self.mutex.lock().unwrap_or_else(PoisonError::into_inner);
+        self.abandoned.store(true, Ordering::Relaxed);
+    }
+
+    /// The value, when no thread abandoned the lock.
+    fn into_inner(self) -> Option<T> {
+        let abandoned = self.abandoned.into_inner();
+        self.mutex.into_inner().ok().filter(|_| !abandoned)
+    }
+}
+
 /// The units waiting for a worker.
 struct Queue {
-    state: Mutex<QueueState>,
+    state: Shared<QueueState>,
     /// Signalled when a unit is added or the queue is closed.
     added: Condvar,
 }
@@ -235,7 +333,7 @@ impl Queue {
     /// Queues the whole input `unit` (at `key`, after every input queued),
     /// and exchanges the units done with (see [`Done`]).
     fn push(&self, key: Key, unit: Unit, done: &mut Done) {
-        let mut q = self.state.lock().expect("a worker panicked");
+        let mut q = self.state.lock();
         done.exchange(&mut q.spent);
         debug_assert!(key.1 == 0 && q.inputs.back().is_none_or(|(last, _)| *last < key));
         q.inputs.push_back((key, unit));
@@ -245,7 +343,7 @@ impl Queue {
 
     /// Queues the segment `unit` (at `key`) of an input being scanned.
     fn push_segment(&self, key: Key, unit: Unit) {
-        let mut q = self.state.lock().expect("a worker panicked");
+        let mut q = self.state.lock();
         debug_assert!(key.1 > 0);
         q.segments.insert(key, unit);
         self.notify(q);
@@ -261,7 +359,7 @@ impl Queue {
     }
 
     fn close(&self) {
-        self.state.lock().expect("a worker panicked").closed = true;
+        self.state.lock().closed = true;
         self.added.notify_all();
     }
 
@@ -271,7 +369,7 @@ impl Queue {
     /// caller has just finished the unit it took before. Exchanges the
     /// units done with (see [`Done`]).
     fn take(&self, finished: bool, done: &mut Done) -> Option<(Key, Unit)> {
-        let mut q = self.state.lock().expect("a worker panicked");
+        let mut q = self.state.lock();
         q.busy -= usize::from(finished);
         done.exchange(&mut q.spent);
         loop {
@@ -288,7 +386,7 @@ impl Queue {
                 return None;
             }
             q.idle += 1;
-            q = self.added.wait(q).expect("a worker panicked");
+            q = self.state.wait(&self.added, q);
             q.idle -= 1;
         }
     }
@@ -297,7 +395,7 @@ impl Queue {
 /// The printer, behind its lock, and what the workers read to know
 /// whether to take it.
 struct Printing<'c, W: Write> {
-    turn: Mutex<Turn<'c, W>>,
+    turn: Shared<Turn<'c, W>>,
     /// Signalled whenever `next` moves or `holding` shrinks.
     moved: Condvar,
     /// [`Turn::next`] as of its last move.
@@ -435,7 +533,13 @@ fn size(event: &Event) -> usize {
 
 /// A worker: takes units until there are none, scans each, and prints
 /// what it finds when the unit's turn comes.
-fn work<W: Write>(queue: &Queue, printing: &Printing<'_, W>, cfg: &Config, done: &mut Done) {
+fn work<W: Write>(
+    scan_unit: ScanUnit,
+    queue: &Queue,
+    printing: &Printing<'_, W>,
+    cfg: &Config,
+    done: &mut Done,
+) {
     let Printing { turn, moved, next } = printing;
     let mut finished_one = false;
     // The events of the unit being scanned that are not printed yet; kept
@@ -450,21 +554,21 @@ fn work<W: Write>(queue: &Queue, printing: &Printing<'_, W>, cfg: &Config, done:
         let mut finished = None;
         let mut split =
             |segment: SegmentOf| queue.push_segment((key.0, segment.k), unit.segment(segment));
-        search::scan_unit(&unit, cfg, &mut split, &mut |event| {
+        scan_unit(&unit, cfg, &mut split, &mut |event| {
             let last = matches!(event, Event::Done(_));
             uncounted += size(&event);
             mine.push(event);
             if !last && uncounted < UNCOUNTED_LIMIT && !next.may_be(key) {
                 return;
             }
-            let mut t = turn.lock().expect("a printing thread panicked");
+            let mut t = turn.lock();
             if t.next != key {
                 t.holding += uncounted;
                 mine_size += uncounted;
                 uncounted = 0;
                 while t.holding > HOLD_LIMIT && t.next != key {
                     t.waiting += 1;
-                    t = moved.wait(t).expect("a printing thread panicked");
+                    t = turn.wait(moved, t);
                     t.waiting -= 1;
                 }
             }
@@ -488,7 +592,7 @@ fn work<W: Write>(queue: &Queue, printing: &Printing<'_, W>, cfg: &Config, done:
             done.add(unit);
             continue;
         };
-        let mut t = turn.lock().expect("a printing thread panicked");
+        let mut t = turn.lock();
         if t.next == key {
             // Its turn came after its last event.
             t.holding -= size;
@@ -499,6 +603,78 @@ fn work<W: Write>(queue: &Queue, printing: &Printing<'_, W>, cfg: &Config, done:
             done.add(unit);
         } else {
             t.held.insert(key, (unit, events, size));
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::mpsc;
+    use std::time::Duration;
+
+    use clap::Parser;
+
+    use super::*;
+    use crate::args::Args;
+    use crate::walk::Input;
+
+    /// Scans as [`search::scan_unit`] does, but panics on the input named
+    /// `panics`, and on the fifth segment of a file that is cut.
+    fn scan_or_panic(
+        unit: &Unit,
+        cfg: &Config,
+        split: &mut dyn FnMut(SegmentOf),
+        send: &mut dyn FnMut(Event),
+    ) {
+        if let Input::Path { path, .. } = &*unit.input {
+            assert!(!path.ends_with("panics"), "scanning {}", path.display());
+        }
+        assert!(unit.segment.is_none_or(|s| s.k != 5), "scanning a segment");
+        search::scan_unit(unit, cfg, split, send);
+    }
+
+    /// Runs `uriscan ARGS` with [`scan_or_panic`]; returns true if it
+    /// panicked, false if it did not, and fails if it has not ended in a
+    /// minute.
+    fn panics(args: &[&str]) -> bool {
+        let args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+        let (sent, received) = mpsc::channel();
+        std::thread::spawn(move || {
+            let cfg = Args::try_parse_from(std::iter::once("uriscan".into()).chain(args))
+                .unwrap()
+                .into_config()
+                .unwrap();
+            let run = std::panic::catch_unwind(|| {
+                scan_all_by(scan_or_panic, &cfg, Printer::new(Vec::new(), &cfg)).map(|_| ())
+            });
+            sent.send(run.is_err()).unwrap();
+        });
+        received
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the run has not ended in a minute")
+    }
+
+    /// A thread that panics (on a whole input, or on one segment of a file
+    /// cut into many) ends the run, whichever thread it is, instead of
+    /// leaving the others waiting for its unit. Before [`Abandon`], each of
+    /// these runs hung.
+    #[test]
+    fn a_thread_that_panics_ends_the_run() {
+        let dir = tempfile::tempdir().unwrap();
+        for i in 0..60 {
+            let text = format!("file {i}: <http://example.org/{i}>\n");
+            std::fs::write(dir.path().join(format!("{i:02}")), text).unwrap();
+        }
+        std::fs::write(dir.path().join("panics"), "http://example.org/\n").unwrap();
+        let large = dir.path().join("large");
+        let line = "a line with http://example.org/path in it\n";
+        std::fs::write(&large, line.repeat(5_000)).unwrap();
+        let (dir, large) = (dir.path().to_str().unwrap(), large.to_str().unwrap());
+        for threads in ["2", "3", "4"] {
+            assert!(panics(&["-j", threads, dir]), "-j{threads}");
+            let cut = ["-j", threads, "--segment-size", "7777", large];
+            assert!(panics(&cut), "{cut:?}");
+            assert!(!panics(&["-j", threads, large]), "-j{threads} {large}");
         }
     }
 }
