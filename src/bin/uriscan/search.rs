@@ -537,9 +537,12 @@ fn scan_read<R: Read>(
     how: How,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
-    let mail = how.doc.is_none() && reads_as_mail(cfg, &probe);
+    // Asked once: a document that turns out not to be one is read as mail
+    // if it looks like mail (see `scan_probed`).
+    let looks_like_mail = reads_as_mail(cfg, &probe);
+    let mail = how.doc.is_none() && looks_like_mail;
     let Some(decoding) = cfg.encoding.decoding_for(&probe).filter(|_| !mail) else {
-        return scan_probed(probe, rdr, cfg, how, None, send);
+        return scan_probed(probe, rdr, cfg, how, None, looks_like_mail, send);
     };
     let mut text = DecodeReader::new(io::Cursor::new(probe).chain(rdr), decoding);
     let places = text.places();
@@ -554,7 +557,8 @@ fn scan_read<R: Read>(
         split: Split::None,
         ..how
     };
-    scan_probed(probe, text, cfg, how, Some(places), send)
+    // Decoded text is not mail (see `scan_reader`).
+    scan_probed(probe, text, cfg, how, Some(places), false, send)
 }
 
 /// Whether an input starting with `probe` is read as mail (`--mail`,
@@ -568,13 +572,16 @@ fn reads_as_mail(cfg: &Config, probe: &[u8]) -> bool {
 }
 
 /// Scans an input whose first bytes, `probe`, were read and `rdr` holds
-/// the rest of: decoded text placed by `places`, or the input's bytes.
+/// the rest of: decoded text placed by `places`, or the input's bytes;
+/// read as mail, unless it is a document, when `mail` ([`reads_as_mail`]
+/// of an input not decoded).
 fn scan_probed<R: Read>(
     probe: Vec<u8>,
     rdr: R,
     cfg: &Config,
     how: How,
     places: Option<Places>,
+    mail: bool,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
     let How {
@@ -631,8 +638,6 @@ fn scan_probed<R: Read>(
             Ok(())
         }
     } else {
-        // Decoded text is not mail (see `scan_reader`).
-        let mail = places.is_none() && reads_as_mail(cfg, &probe);
         match (mail, split) {
             // The probe starts the buffer messages or chunks are split from.
             (true, Split::Parallel) => {
