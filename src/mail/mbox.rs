@@ -302,10 +302,26 @@ impl<R: Read> Messages<R> {
             self.buf.drain(..keep_from);
             self.start -= keep_from;
         }
+        // Room for a whole read at once, rather than `read_to_end`'s
+        // doubling from the probe's 8 KiB, which copied the buffer five
+        // times over as it grew; but not before the input shows it has
+        // more (an input within its probe, most single messages, would
+        // get a buffer it never uses).
+        let mut more = 0;
+        if self.buf.capacity() - self.buf.len() < CHUNK {
+            let mut probe = [0; 32];
+            more = read_some(&mut self.rdr, &mut probe)?;
+            if more == 0 {
+                self.eof = true;
+                return Ok(());
+            }
+            self.buf.reserve(CHUNK);
+            self.buf.extend_from_slice(&probe[..more]);
+        }
         let n = (&mut self.rdr)
-            .take(CHUNK as u64)
+            .take((CHUNK - more) as u64)
             .read_to_end(&mut self.buf)?;
-        if n == 0 {
+        if n + more == 0 {
             self.eof = true;
         }
         Ok(())
@@ -352,6 +368,17 @@ fn find_message_start(buf: &[u8], from: usize, _at_input_start: bool) -> Option<
             before.ends_with(b"\n") || before.ends_with(b"\n\r")
         })
         .map(|nl| nl + 1)
+}
+
+/// Reads what `rdr` gives in one read into `buf` (retried when
+/// interrupted): 0 at its end.
+fn read_some<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+    loop {
+        match rdr.read(buf) {
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            read => return read,
+        }
+    }
 }
 
 /// Counts the line breaks of `bytes` (with bytecount, as the scanner's
