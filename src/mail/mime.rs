@@ -17,6 +17,9 @@
 //! UTF-32 or UTF-7, which only its conversion makes readable.
 
 use std::ops::Range;
+use std::sync::LazyLock;
+
+use memchr::memmem;
 
 use super::header::Head;
 
@@ -61,22 +64,30 @@ const TRANSFER_ENCODING: &[u8] = b"content-transfer-encoding:";
 /// Where each `Content-Type` and `Content-Transfer-Encoding` field of
 /// `copy` starts (at a line's start), in order, with which it is.
 ///
-/// Line by line: the fields are a few lines of each header block, and a
-/// line's first byte rules out almost every other line.
+/// Only the lines that start with `c` or `C` are read: two searches, for
+/// `\nc` and `\nC`, find them. Before, the first byte of every line of
+/// every body was looked at, line by line, and that was 3% of mail mode's
+/// instructions.
 fn mime_fields(copy: &[u8]) -> Vec<(&'static [u8], usize)> {
-    let starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', copy).map(|nl| nl + 1));
-    starts
-        .filter(|&at| matches!(copy.get(at), Some(b'c' | b'C')))
-        .filter_map(|at| {
-            let line = &copy[at..];
-            [CONTENT_TYPE, TRANSFER_ENCODING]
-                .into_iter()
-                .find(|name| {
-                    line.len() >= name.len() && line[..name.len()].eq_ignore_ascii_case(name)
-                })
-                .map(|name| (name, at))
-        })
-        .collect()
+    static LINE_OF_C: LazyLock<[memmem::Finder<'static>; 2]> =
+        LazyLock::new(|| [b"\nc", b"\nC"].map(memmem::Finder::new));
+    let mut found: Vec<_> = LINE_OF_C
+        .iter()
+        .flat_map(|finder| finder.find_iter(copy))
+        .map(|nl| nl + 1)
+        .chain(std::iter::once(0))
+        .filter_map(|at| mime_field_at(copy, at).map(|name| (name, at)))
+        .collect();
+    found.sort_unstable_by_key(|&(_, at)| at);
+    found
+}
+
+/// Which of the fields looked for the line at `at` starts with, if any.
+fn mime_field_at(copy: &[u8], at: usize) -> Option<&'static [u8]> {
+    let line = &copy[at..];
+    [CONTENT_TYPE, TRANSFER_ENCODING]
+        .into_iter()
+        .find(|name| line.len() >= name.len() && line[..name.len()].eq_ignore_ascii_case(name))
 }
 
 /// One header block's MIME fields: the value of its `Content-Type` and
@@ -189,7 +200,40 @@ fn lead(value: &[u8]) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use proptest::prelude::*;
+
     use super::*;
+
+    /// [`mime_fields`] as it was written first: every line's start looked at.
+    fn mime_fields_line_by_line(copy: &[u8]) -> Vec<(&'static [u8], usize)> {
+        let starts = std::iter::once(0).chain(memchr::memchr_iter(b'\n', copy).map(|nl| nl + 1));
+        starts
+            .filter_map(|at| mime_field_at(copy, at).map(|name| (name, at)))
+            .collect()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(2_000))]
+
+        /// The searches for lines that start with `c` find every field
+        /// that a look at each line's start finds, and only those: names in
+        /// any case, at the start of the copy and after LF or CR LF, cut
+        /// short at its end, and names where no line starts.
+        #[test]
+        fn mime_fields_are_those_of_a_line_by_line_look(
+            pieces in prop::collection::vec(
+                prop::sample::select(vec![
+                    "content-type:", "Content-Transfer-Encoding:", "CONTENT-TYPE: text/plain",
+                    "cOnTeNt-tYpE:", "coNT-", "content-", "Content-Typ", "nt-", "NT-", "nT-",
+                    "\n", "\r\n", "\n\n", " ", "x", "-", "Xontent-type:",
+                ]),
+                0..24,
+            )
+        ) {
+            let copy = pieces.concat().into_bytes();
+            prop_assert_eq!(mime_fields(&copy), mime_fields_line_by_line(&copy));
+        }
+    }
 
     fn hidden(text: &str) -> String {
         let mut copy = text.as_bytes().to_vec();
