@@ -2,6 +2,7 @@
 //! message at a time, or a single RFC 5322 message.
 
 use std::io::{self, Read};
+use std::ops::Range;
 
 use memchr::memmem;
 
@@ -38,7 +39,9 @@ const PIECE: usize = 1 << 20;
 /// number of `buf[start]`, `offset` its offset in the input and
 /// `line_start` the offset of the start of its line. `buf` keeps the
 /// scanner's look-back (`LOOKBACK` bytes) before `start`, for the next raw
-/// piece to look back into.
+/// piece to look back into. `escaped` holds, in increasing order, where
+/// in `buf` stands each `>` followed by `From ` that the search for
+/// separators has passed since `start`.
 pub struct Messages<R> {
     rdr: R,
     buf: Vec<u8>,
@@ -47,7 +50,10 @@ pub struct Messages<R> {
     offset: usize,
     line_start: usize,
     eof: bool,
-    separator: memmem::Finder<'static>,
+    /// Finds `From `: a separator's (after a line break), or an escaped
+    /// one's (after a `>`), so that one search finds both.
+    from_space: memmem::Finder<'static>,
+    escaped: Vec<usize>,
     /// The oversized message being cut into pieces, if any.
     oversized: Option<Oversized>,
 }
@@ -82,7 +88,8 @@ impl<R: Read> Messages<R> {
             offset: 0,
             line_start: 0,
             eof: false,
-            separator: memmem::Finder::new(b"\nFrom "),
+            from_space: memmem::Finder::new(b"From "),
+            escaped: Vec::new(),
             oversized: None,
         }
     }
@@ -150,7 +157,8 @@ impl<R: Read> Messages<R> {
         let offset = self.offset + from_line;
         let body = self.start + from_line..end;
         let last = self.eof && end == self.buf.len();
-        let (bytes, unescaped) = match unescape_from_lines(&self.buf[body.clone()]) {
+        let escaped = self.escaped_in(body.clone());
+        let (bytes, unescaped) = match unescape_from_lines(&self.buf[body.clone()], escaped) {
             Some(unescaped) => {
                 self.advance(end);
                 unescaped
@@ -265,24 +273,54 @@ impl<R: Read> Messages<R> {
         }
         self.offset += text.len();
         self.start = end;
+        let passed = self.escaped.partition_point(|&at| at < end);
+        self.escaped.drain(..passed);
     }
 
     /// Where the message at `start` ends (the offset of the next one's
-    /// `From ` line), looking for separators from `from` on.
-    fn message_end(&self, from: usize) -> Option<usize> {
-        let hay = &self.buf[..];
+    /// `From ` line), looking for separators (their `\n`) from `from` on;
+    /// notes in `escaped` the `>From ` passed on the way.
+    fn message_end(&mut self, from: usize) -> Option<usize> {
+        let Messages {
+            buf,
+            start,
+            from_space,
+            escaped,
+            ..
+        } = self;
+        let (hay, start) = (&buf[..], *start);
         // A `From ` at `start` is this message's own separator line.
-        let skip = usize::from(hay[self.start..].starts_with(b"From "));
-        let from = from.max(self.start + skip);
-        self.separator
+        let skip = usize::from(hay[start..].starts_with(b"From "));
+        // A separator's `\n` at or after `from`: its `From ` one further.
+        let from = (from.max(start + skip) + 1).min(hay.len());
+        from_space
             .find_iter(&hay[from..])
-            .map(|p| from + p)
-            .find(|&nl| {
-                // The line before must be blank.
-                let before = &hay[self.start..nl];
-                before.ends_with(b"\n") || before.ends_with(b"\n\r") || before.is_empty()
+            .map(|p| from + p - 1)
+            .find(|&before| match hay[before] {
+                b'\n' => {
+                    // The line before must be blank.
+                    let lines = &hay[start..before];
+                    lines.ends_with(b"\n") || lines.ends_with(b"\n\r") || lines.is_empty()
+                }
+                b'>' => {
+                    // Passed again after a read: noted once.
+                    if escaped.last().is_none_or(|&last| last < before) {
+                        escaped.push(before);
+                    }
+                    false
+                }
+                _ => false,
             })
             .map(|nl| nl + 1)
+    }
+
+    /// The `>` of the `>From ` noted in `buf[range]`, as offsets in it.
+    fn escaped_in(&self, range: Range<usize>) -> impl Iterator<Item = usize> + '_ {
+        let from = range.start;
+        self.escaped
+            .iter()
+            .filter(move |&&at| range.contains(&at))
+            .map(move |&at| at - from)
     }
 
     /// Reads up to [`CHUNK`] more bytes, into the buffer's spare room
@@ -301,6 +339,8 @@ impl<R: Read> Messages<R> {
         if keep_from > 0 && (full || keep_from >= self.buf.len() / 2) {
             self.buf.drain(..keep_from);
             self.start -= keep_from;
+            // Every one is at or after `start`.
+            self.escaped.iter_mut().for_each(|at| *at -= keep_from);
         }
         // Room for a whole read at once, rather than `read_to_end`'s
         // doubling from the probe's 8 KiB, which copied the buffer five
@@ -338,6 +378,7 @@ impl<R: Read> Iterator for Messages<R> {
             Err(err) => {
                 self.eof = true;
                 self.start = self.buf.len();
+                self.escaped.clear();
                 self.oversized = None;
                 Some(Err(err))
             }
@@ -387,14 +428,18 @@ fn count_lines(bytes: &[u8]) -> u64 {
     bytecount::count(bytes, b'\n') as u64
 }
 
-/// mboxrd: lines `>From `, `>>From ` … lose one `>`. Returns `None` when
-/// there is none (the body is its own unescaped text), else the text and
-/// the offsets (in it) where a `>` was taken out before.
-fn unescape_from_lines(body: &[u8]) -> Option<(Vec<u8>, Vec<usize>)> {
+/// mboxrd: lines `>From `, `>>From ` … lose one `>`. `escaped` are the
+/// offsets of every `>From ` in `body` (its `>`), in order. Returns `None`
+/// when no such line is there (the body is its own unescaped text), else
+/// the text and the offsets (in it) where a `>` was taken out before.
+fn unescape_from_lines(
+    body: &[u8],
+    escaped: impl Iterator<Item = usize>,
+) -> Option<(Vec<u8>, Vec<usize>)> {
     let mut out = Vec::new();
     let mut removed = Vec::new();
     let mut copied = 0;
-    for at in memmem::find_iter(body, b">From ") {
+    for at in escaped {
         // `at` is the last `>` of a run; the run must start a line.
         let run_start = body[..at]
             .iter()
@@ -587,6 +632,25 @@ mod tests {
                 (m.line(), m.bytes().to_vec())
             })
             .collect()
+    }
+
+    /// A `>From ` line is unescaped wherever a read ends in or near it:
+    /// the search for separators passes again over the last bytes of each
+    /// read, and must note it once (twice, and the unescaping would cut at
+    /// the same place twice over).
+    #[test]
+    fn an_escaped_line_where_a_read_ends_is_unescaped_once() {
+        let from_line = b"From a@b Mon Jan 1 00:00:00 2024\n";
+        for gt in CHUNK - 12..CHUNK + 4 {
+            let mut mbox = from_line.to_vec();
+            mbox.resize(gt - 1, b'x');
+            mbox.extend_from_slice(b"\n>>From here\n\nFrom c@d Tue Jan 2 00:00:00 2024\n\n");
+            let got = split_all(Messages::new(&mbox[..]));
+            let mut first = mbox[from_line.len()..gt].to_vec();
+            first.extend_from_slice(b">From here\n\n");
+            assert_eq!(got.len(), 2, "> at {gt}");
+            assert!(got[0].1 == first, "> at {gt}");
+        }
     }
 
     #[test]
