@@ -116,10 +116,51 @@ impl<R: Read> Messages<R> {
         &self.rdr
     }
 
-    /// The next message, or `None` at the end of the input.
-    fn next_message(&mut self) -> io::Result<Option<Message>> {
+    /// Hands each message to `scan` in turn, until it returns false or an
+    /// error: a message's bytes are not copied out of the buffer but lent
+    /// with it, and the buffer is taken back when `scan` returns. (The
+    /// iterator's messages own their bytes, which costs a copy of each.)
+    ///
+    /// # Errors
+    ///
+    /// A read error, or the first error `scan` returns.
+    pub(crate) fn each_lent(
+        &mut self,
+        mut scan: impl FnMut(&Message) -> io::Result<bool>,
+    ) -> io::Result<()> {
+        while let Some(message) = self.next_or_end(true) {
+            let message = message?;
+            let go = scan(&message);
+            if let Some(buf) = message.into_lent() {
+                self.buf = buf;
+            }
+            if !go? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// The next message (lent the buffer when `lend`, see
+    /// [`Messages::each_lent`]); a read error ends the messages.
+    fn next_or_end(&mut self, lend: bool) -> Option<io::Result<Message>> {
+        match self.next_message(lend) {
+            Ok(message) => message.map(Ok),
+            Err(err) => {
+                self.eof = true;
+                self.start = self.buf.len();
+                self.escaped.clear();
+                self.oversized = None;
+                Some(Err(err))
+            }
+        }
+    }
+
+    /// The next message, or `None` at the end of the input; lent the
+    /// buffer when `lend`, which must be given back before the next call.
+    fn next_message(&mut self, lend: bool) -> io::Result<Option<Message>> {
         if let Some(oversized) = self.oversized {
-            return self.next_piece(oversized);
+            return self.next_piece(oversized, lend);
         }
         // How far past `start` separators were looked for (relative, as
         // `fill` may move the input to the front of the buffer).
@@ -138,7 +179,7 @@ impl<R: Read> Messages<R> {
                     started: false,
                 };
                 self.oversized = Some(oversized);
-                return self.next_piece(oversized);
+                return self.next_piece(oversized, lend);
             }
             searched = unreturned.saturating_sub(8);
             self.fill()?;
@@ -158,10 +199,21 @@ impl<R: Read> Messages<R> {
         let body = self.start + from_line..end;
         let last = self.eof && end == self.buf.len();
         let escaped = self.escaped_in(body.clone());
+        let reading = |unescaped| Reading::Mail {
+            line,
+            first_line,
+            offset,
+            unescaped,
+        };
         let (bytes, unescaped) = match unescape_from_lines(&self.buf[body.clone()], escaped) {
             Some(unescaped) => {
                 self.advance(end);
                 unescaped
+            }
+            None if lend => {
+                self.advance(end);
+                let buf = std::mem::take(&mut self.buf);
+                return Ok(Some(Message::lent(buf, body, reading(Vec::new()))));
             }
             // The last message of the input is handed the buffer instead
             // of a copy (a one-message file is never copied).
@@ -179,20 +231,12 @@ impl<R: Read> Messages<R> {
                 (bytes, Vec::new())
             }
         };
-        Ok(Some(Message::new(
-            bytes,
-            Reading::Mail {
-                line,
-                first_line,
-                offset,
-                unescaped,
-            },
-        )))
+        Ok(Some(Message::new(bytes, reading(unescaped))))
     }
 
     /// The next piece of the oversized message being cut: up to the
     /// message's end, or to a safe cut.
-    fn next_piece(&mut self, oversized: Oversized) -> io::Result<Option<Message>> {
+    fn next_piece(&mut self, oversized: Oversized, lend: bool) -> io::Result<Option<Message>> {
         let mut searched = 0;
         let end = loop {
             let unreturned = self.buf.len() - self.start;
@@ -227,7 +271,7 @@ impl<R: Read> Messages<R> {
         } else {
             0
         };
-        let bytes = self.buf[self.start - lead..end].to_vec();
+        let piece = self.start - lead..end;
         let reading = Reading::Raw {
             line: oversized.line,
             first: !oversized.started,
@@ -237,7 +281,11 @@ impl<R: Read> Messages<R> {
             line_start: self.line_start,
         };
         self.advance(end);
-        Ok(Some(Message::new(bytes, reading)))
+        Ok(Some(if lend {
+            Message::lent(std::mem::take(&mut self.buf), piece, reading)
+        } else {
+            Message::new(self.buf[piece].to_vec(), reading)
+        }))
     }
 
     /// A safe cut in the unreturned input for the end of a piece: the last
@@ -373,16 +421,7 @@ impl<R: Read> Iterator for Messages<R> {
 
     /// The next message; a read error ends the messages.
     fn next(&mut self) -> Option<io::Result<Message>> {
-        match self.next_message() {
-            Ok(message) => message.map(Ok),
-            Err(err) => {
-                self.eof = true;
-                self.start = self.buf.len();
-                self.escaped.clear();
-                self.oversized = None;
-                Some(Err(err))
-            }
-        }
+        self.next_or_end(false)
     }
 }
 
@@ -608,9 +647,13 @@ mod tests {
         assert!(mbox.len() > 2 * CHUNK);
         let whole = split_all(Messages::new(&mbox[..]));
         assert_eq!(whole.len(), 90);
+        assert_lent_as_owned(&mbox);
         assert!(whole
             .iter()
             .all(|(_, m)| m.ends_with(b"\nFrom here on, unescaped\n\n")));
+        // Without the escaped lines, messages are lent.
+        let plain = String::from_utf8_lossy(&mbox).replace(">From here on", "From here on");
+        assert_lent_as_owned(plain.as_bytes());
         for step in [1, 7, 4096, 100_000] {
             for prefix in [0, 3, 8192] {
                 let messages = Messages::with_prefix(
@@ -634,6 +677,45 @@ mod tests {
             .collect()
     }
 
+    /// What each message of `mbox` is and what its scan finds: the same
+    /// whether its bytes are lent ([`Messages::each_lent`]) or its own
+    /// (the iterator's); and lending stops when asked to.
+    fn assert_lent_as_owned(mbox: &[u8]) {
+        let scanner = crate::Scanner::new();
+        let seen = |m: &Message| {
+            let mut found = Vec::new();
+            let mut sink = |f: &crate::Found<'_>| {
+                found.push(format!("{f:?}"));
+                Ok(true)
+            };
+            m.scan(&scanner, &mut sink).unwrap();
+            (
+                m.line(),
+                m.is_raw(),
+                m.bytes().to_vec(),
+                m.own_text().to_vec(),
+                found,
+            )
+        };
+        let owned: Vec<_> = Messages::new(mbox).map(|m| seen(&m.unwrap())).collect();
+        let mut lent = Vec::new();
+        Messages::new(mbox)
+            .each_lent(|m| {
+                lent.push(seen(m));
+                Ok(true)
+            })
+            .unwrap();
+        assert!(lent == owned, "lent messages differ from owned ones");
+        let mut first = 0;
+        Messages::new(mbox)
+            .each_lent(|_| {
+                first += 1;
+                Ok(false)
+            })
+            .unwrap();
+        assert_eq!(first, 1);
+    }
+
     /// A `>From ` line is unescaped wherever a read ends in or near it:
     /// the search for separators passes again over the last bytes of each
     /// read, and must note it once (twice, and the unescaping would cut at
@@ -650,6 +732,7 @@ mod tests {
             first.extend_from_slice(b">From here\n\n");
             assert_eq!(got.len(), 2, "> at {gt}");
             assert!(got[0].1 == first, "> at {gt}");
+            assert_lent_as_owned(&mbox);
         }
     }
 
@@ -673,6 +756,7 @@ mod tests {
             b"\nFrom b Mon Jan 1 00:00:00 2024\nSubject: after\n\nhttp://after.org/\n",
         );
         let messages: Vec<Message> = Messages::new(&mbox[..]).map(Result::unwrap).collect();
+        assert_lent_as_owned(&mbox);
         let (raw, mail): (Vec<_>, Vec<_>) = messages.iter().partition(|m| m.is_raw());
         assert!(raw.len() >= 5, "{} pieces", raw.len());
         assert!(raw

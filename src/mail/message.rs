@@ -24,7 +24,12 @@ use crate::span::Span;
 /// to be decoded; see [`Message::is_raw`]).
 #[derive(Debug)]
 pub struct Message {
-    bytes: Vec<u8>,
+    /// Holds the message's bytes at `range`: its own, or, when `lent`, the
+    /// buffer of the [`super::Messages`] it comes from, lent to be scanned
+    /// without a copy and taken back after (`Messages::each_lent`).
+    buf: Vec<u8>,
+    range: Range<usize>,
+    lent: bool,
     reading: Reading,
 }
 
@@ -63,7 +68,27 @@ pub(super) enum Reading {
 
 impl Message {
     pub(super) fn new(bytes: Vec<u8>, reading: Reading) -> Message {
-        Message { bytes, reading }
+        Message {
+            range: 0..bytes.len(),
+            buf: bytes,
+            lent: false,
+            reading,
+        }
+    }
+
+    /// The message at `buf[range]`, in a buffer lent to it.
+    pub(super) fn lent(buf: Vec<u8>, range: Range<usize>, reading: Reading) -> Message {
+        Message {
+            buf,
+            range,
+            lent: true,
+            reading,
+        }
+    }
+
+    /// The buffer it was lent, if it was.
+    pub(super) fn into_lent(self) -> Option<Vec<u8>> {
+        self.lent.then_some(self.buf)
     }
 
     /// The line of the input where the message starts (its `From ` line
@@ -78,7 +103,7 @@ impl Message {
     /// lines unescaped (for a raw piece, its text and the few bytes before
     /// it that it looks back into).
     pub fn bytes(&self) -> &[u8] {
-        &self.bytes
+        &self.buf[self.range.clone()]
     }
 
     /// Returns true if and only if this is a piece of raw text of a message
@@ -93,15 +118,15 @@ impl Message {
     #[cfg(test)]
     pub(super) fn own_text(&self) -> &[u8] {
         match self.reading {
-            Reading::Raw { from, .. } => &self.bytes[from..],
-            Reading::Mail { .. } => &self.bytes,
+            Reading::Raw { from, .. } => &self.bytes()[from..],
+            Reading::Mail { .. } => self.bytes(),
         }
     }
 
     /// The message's `Message-ID`, without its angle brackets.
     pub fn message_id(&self) -> Option<&str> {
         match self.reading {
-            Reading::Mail { .. } => Head::parse(&self.bytes).message_id,
+            Reading::Mail { .. } => Head::parse(self.bytes()).message_id,
             Reading::Raw { .. } => None,
         }
     }
@@ -138,7 +163,7 @@ impl Message {
                 message: self,
                 message_id: None,
                 label: Label::Named("raw"),
-                text: Cow::Borrowed(&self.bytes[from..]),
+                text: Cow::Borrowed(&self.bytes()[from..]),
                 maps: Vec::new(),
                 base: from,
                 warning: first
@@ -262,17 +287,17 @@ impl Lines {
             if !self.count || at < self.at - at {
                 *self = Lines::start(message, self.count);
             } else {
-                let between = &message.bytes[at..self.at];
+                let between = &message.bytes()[at..self.at];
                 let breaks = bytecount::count(between, b'\n');
                 if breaks > 0 {
                     self.line -= breaks as u64;
                     self.line_start =
-                        memchr::memrchr(b'\n', &message.bytes[..at]).map_or(0, |nl| nl + 1);
+                        memchr::memrchr(b'\n', &message.bytes()[..at]).map_or(0, |nl| nl + 1);
                 }
                 self.at = at;
             }
         }
-        let between = &message.bytes[self.at..at];
+        let between = &message.bytes()[self.at..at];
         if self.count {
             self.line += bytecount::count(between, b'\n') as u64;
         }
@@ -419,7 +444,7 @@ impl<'m> Part<'m> {
         } = self.message.reading
         {
             let win = Window {
-                hay: &self.message.bytes,
+                hay: self.message.bytes(),
                 offset,
                 eof: true,
             };
@@ -582,7 +607,7 @@ impl<'m> Parts<'m, '_> {
 
     /// The header fields, then the body.
     fn message(&mut self) {
-        let bytes = &self.message.bytes[..];
+        let bytes = self.message.bytes();
         let head = Head::parse(bytes);
         self.message_id = head.message_id;
         let whole = Frame::Located {
@@ -628,7 +653,7 @@ impl<'m> Parts<'m, '_> {
         match mime_parser().parse(frame.raw()) {
             Some(parsed) => self.mime(&parsed, frame),
             None => {
-                let bytes = &self.message.bytes[..];
+                let bytes = self.message.bytes();
                 let whole = Frame::Located {
                     raw: bytes,
                     delta: 0,
@@ -728,7 +753,7 @@ impl<'m> Parts<'m, '_> {
             "the walked structure {structure:?} gives\n{:#?}\nthe MIME parser\n{:#?}\nin {:?}",
             shown(&walked),
             shown(&parsed),
-            String::from_utf8_lossy(&self.message.bytes[..self.message.bytes.len().min(2000)])
+            String::from_utf8_lossy(&self.message.bytes()[..self.message.bytes().len().min(2000)])
         );
     }
 
@@ -749,7 +774,7 @@ impl<'m> Parts<'m, '_> {
                     let name_at = offset_within(raw, field.name).unwrap_or(at);
                     let name_at = (name_at as isize + delta) as usize;
                     Label::Header(Cow::Borrowed(
-                        &self.message.bytes[name_at..name_at + field.name.len()],
+                        &self.message.bytes()[name_at..name_at + field.name.len()],
                     ))
                 }
                 Frame::Detached { .. } => Label::Header(Cow::Owned(field.name.to_vec())),
@@ -939,7 +964,7 @@ impl<'m> Parts<'m, '_> {
             return self.root_coding; // the message's own header
         }
         let block =
-            &self.message.bytes[start as usize..(end as usize).min(self.message.bytes.len())];
+            &self.message.bytes()[start as usize..(end as usize).min(self.message.bytes().len())];
         Head::parse(block).transfer_coding()
     }
 
@@ -1000,7 +1025,7 @@ impl<'m> Parts<'m, '_> {
                 let start = (range.start as isize + delta) as usize;
                 let end = (range.end as isize + delta) as usize;
                 (
-                    Cow::Borrowed(&self.message.bytes[start..end]),
+                    Cow::Borrowed(&self.message.bytes()[start..end]),
                     Place::At(start),
                 )
             }

@@ -166,12 +166,7 @@ fn scan_each<R: Read, S: Sink>(
     sink: &mut S,
 ) -> std::io::Result<()> {
     let mut label = String::new();
-    for message in messages {
-        if !message?.scan_into(scanner, sink, &mut label)? {
-            break;
-        }
-    }
-    Ok(())
+    messages.each_lent(|message| message.scan_into(scanner, sink, &mut label))
 }
 
 /// Scans one segment of an mbox (see [`message_segments`]) as
