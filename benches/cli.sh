@@ -145,6 +145,19 @@ tree_ceiling tree-ceiling-text --no-mail
 tree_ceiling tree-ceiling-mail
 bench mail "$bin -j1 $corpus/mail" "$bin -j1 --no-mail $corpus/mail" \
     ${URISCAN_BASELINE:+"$URISCAN_BASELINE -j1 $corpus/mail"}
+# Mail mode's instructions, which the machine's noise does not move
+# (callgrind, when valgrind is installed; not installed here: it is no
+# dependency of the project).
+if command -v valgrind >/dev/null; then
+    echo "== mail mode's instructions (callgrind)"
+    k=0
+    for b in "$bin" ${URISCAN_BASELINE:+"$URISCAN_BASELINE"}; do
+        valgrind --tool=callgrind --callgrind-out-file=/dev/null "$b" -j1 "$corpus/mail" \
+            2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p' > "$tmp/ir-$k"
+        echo "$b: $(cat "$tmp/ir-$k") instructions"
+        k=$((k + 1))
+    done
+fi
 
 echo "== memory: a 2 GiB file"
 big=$tmp/2gib
@@ -215,6 +228,13 @@ against = "".join(f"; URISCAN_BASELINE {b*1e3:.0f} ms, {mail_bytes/b/1e6:.0f} MB
                   for b in baseline)
 goal("mail mode, one thread, over the mail archives: 500 MB/s or more", rate >= 500,
      f"{rate:.0f} MB/s ({mail*1e3:.0f} ms; --no-mail {text*1e3:.0f} ms, {mail/text:.1f}x slower{against})")
+try:
+    ir = [int(open(f"{tmp}/ir-{k}").read()) for k in range(1 + len(baseline))]
+    print(f"info  mail mode, one thread, instructions (callgrind): {ir[0]/1e6:,.0f} million, "
+          f"{ir[0]/mail_bytes:.1f} a byte"
+          + "".join(f"; URISCAN_BASELINE {b/1e6:,.0f} million ({b/ir[0]:.2f}x)" for b in ir[1:]))
+except (FileNotFoundError, ValueError):
+    pass
 rss = int(open(f"{tmp}/rss-2").read())
 goal("peak RSS on a 2 GiB file at -j2 under 64 MiB", rss < 64 * 1024,
      f"{rss / 1024:.1f} MiB (-j1: {int(open(f'{tmp}/rss-1').read()) / 1024:.1f} MiB)")
