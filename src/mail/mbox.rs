@@ -120,6 +120,8 @@ impl<R: Read> Messages<R> {
     /// error: a message's bytes are not copied out of the buffer but lent
     /// with it, and the buffer is taken back when `scan` returns. (The
     /// iterator's messages own their bytes, which costs a copy of each.)
+    /// A panic in `scan` takes the buffer with it: the messages are not
+    /// to be read after (every caller owns them, and unwinds past them).
     ///
     /// # Errors
     ///
@@ -351,9 +353,15 @@ impl<R: Read> Messages<R> {
                     lines.ends_with(b"\n") || lines.ends_with(b"\n\r") || lines.is_empty()
                 }
                 b'>' => {
-                    // Passed again after a read: noted once.
-                    if escaped.last().is_none_or(|&last| last < before) {
-                        escaped.push(before);
+                    // Noted once, in order, wherever the search passed
+                    // before (again after a read, over its last bytes).
+                    match escaped.last() {
+                        Some(&last) if last >= before => {
+                            if let Err(at) = escaped.binary_search(&before) {
+                                escaped.insert(at, before);
+                            }
+                        }
+                        _ => escaped.push(before),
                     }
                     false
                 }
@@ -677,8 +685,8 @@ mod tests {
             .collect()
     }
 
-    /// What each message of `mbox` is and what its scan finds: the same
-    /// whether its bytes are lent ([`Messages::each_lent`]) or its own
+    /// What each message of `mbox` is, shows (`Debug`) and what its scan
+    /// finds: the same whether its bytes are lent ([`Messages::each_lent`]) or its own
     /// (the iterator's); and lending stops when asked to.
     fn assert_lent_as_owned(mbox: &[u8]) {
         let scanner = crate::Scanner::new();
@@ -695,6 +703,7 @@ mod tests {
                 m.bytes().to_vec(),
                 m.own_text().to_vec(),
                 found,
+                format!("{m:?}"),
             )
         };
         let owned: Vec<_> = Messages::new(mbox).map(|m| seen(&m.unwrap())).collect();
@@ -714,6 +723,20 @@ mod tests {
             })
             .unwrap();
         assert_eq!(first, 1);
+    }
+
+    /// The `>From ` a search passes are noted once each, in order, even
+    /// when a search starts before where an earlier one did.
+    #[test]
+    fn escaped_lines_are_noted_once_in_order() {
+        let text = b"Subject: x\n\n>From a\n>From b\n>From c\n".to_vec();
+        let at = |line: &[u8]| memmem::find(&text, line).unwrap();
+        let (a, b, c) = (at(b">From a"), at(b">From b"), at(b">From c"));
+        let mut messages = Messages::with_prefix(text.clone(), &b""[..]);
+        assert_eq!(messages.message_end(b), None);
+        assert_eq!(messages.escaped, [b, c]);
+        assert_eq!(messages.message_end(0), None);
+        assert_eq!(messages.escaped, [a, b, c]);
     }
 
     /// A `>From ` line is unescaped wherever a read ends in or near it:

@@ -22,7 +22,6 @@ use crate::span::Span;
 
 /// A message of the input (or a piece of raw text of a message too large
 /// to be decoded; see [`Message::is_raw`]).
-#[derive(Debug)]
 pub struct Message {
     /// Holds the message's bytes at `range`: its own, or, when `lent`, the
     /// buffer of the [`super::Messages`] it comes from, lent to be scanned
@@ -64,6 +63,16 @@ pub(super) enum Reading {
         /// The offset in the input of `bytes[0]`.
         offset: usize,
     },
+}
+
+/// Its bytes and how it is read (not the rest of a buffer it was lent).
+impl std::fmt::Debug for Message {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Message")
+            .field("bytes", &self.bytes())
+            .field("reading", &self.reading)
+            .finish()
+    }
 }
 
 impl Message {

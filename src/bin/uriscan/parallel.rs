@@ -123,12 +123,18 @@ fn scan_all_by<'c, W: Write + Send>(
         // never more threads than asked for are running.
         let _abandon = Abandon(&queue, &printing);
         for i in 1..cfg.threads {
-            std::thread::Builder::new()
+            let spawned = std::thread::Builder::new()
                 .name(format!("uriscan-{i}"))
                 .spawn_scoped(s, || {
                     let _abandon = Abandon(&queue, &printing);
                     work(scan_unit, &queue, &printing, cfg, &mut Done::helper());
-                })?;
+                });
+            if let Err(err) = spawned {
+                // The workers started find the queue closed and empty, and
+                // end: the scope waits for them before the error is told.
+                queue.close();
+                return Err(err.into());
+            }
         }
         let mut done = Done::walk();
         let mut seq = 0;
