@@ -8,7 +8,7 @@ use memchr::memmem;
 
 use super::header::Head;
 use super::message::{Message, Reading};
-use crate::scan::{is_safe_cut, ReadAt, Segments, LOOKBACK};
+use crate::scan::{is_safe_cut, read_retrying, ReadAt, Segments, LOOKBACK};
 
 /// How much is read at once.
 const CHUNK: usize = 256 * 1024;
@@ -355,13 +355,8 @@ impl<R: Read> Messages<R> {
                 b'>' => {
                     // Noted once, in order, wherever the search passed
                     // before (again after a read, over its last bytes).
-                    match escaped.last() {
-                        Some(&last) if last >= before => {
-                            if let Err(at) = escaped.binary_search(&before) {
-                                escaped.insert(at, before);
-                            }
-                        }
-                        _ => escaped.push(before),
+                    if let Err(at) = escaped.binary_search(&before) {
+                        escaped.insert(at, before);
                     }
                     false
                 }
@@ -406,7 +401,7 @@ impl<R: Read> Messages<R> {
         let mut more = 0;
         if self.buf.capacity() - self.buf.len() < CHUNK {
             let mut probe = [0; 32];
-            more = read_some(&mut self.rdr, &mut probe)?;
+            more = read_retrying(&mut self.rdr, &mut probe)?;
             if more == 0 {
                 self.eof = true;
                 return Ok(());
@@ -456,17 +451,6 @@ fn find_message_start(buf: &[u8], from: usize, _at_input_start: bool) -> Option<
             before.ends_with(b"\n") || before.ends_with(b"\n\r")
         })
         .map(|nl| nl + 1)
-}
-
-/// Reads what `rdr` gives in one read into `buf` (retried when
-/// interrupted): 0 at its end.
-fn read_some<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
-    loop {
-        match rdr.read(buf) {
-            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
-            read => return read,
-        }
-    }
 }
 
 /// Counts the line breaks of `bytes` (with bytecount, as the scanner's

@@ -146,6 +146,8 @@ use self::core::{Report, Step, ToSink};
 #[cfg(feature = "mail")]
 pub(crate) use self::cut::is_safe_cut;
 pub use self::segments::{ReadAt, Segment, SegmentEnd, Segments, DEFAULT_SEGMENT_SIZE};
+#[cfg(feature = "mail")]
+pub(crate) use self::stream::read_retrying;
 
 use crate::span::Span;
 use crate::uri::ParseError;

@@ -200,7 +200,7 @@ fn scan_with_buffer<R: Read, S: Sink>(
 }
 
 /// Reads once, retrying on `Interrupted`.
-fn read_retrying<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
+pub(crate) fn read_retrying<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<usize> {
     loop {
         match rdr.read(buf) {
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,

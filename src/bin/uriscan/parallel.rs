@@ -147,10 +147,7 @@ fn scan_all_by<'c, W: Write + Send>(
         walked
     });
     walked?;
-    let t = printing
-        .turn
-        .into_inner()
-        .expect("no thread panicked: the scope would have");
+    let t = printing.turn.into_inner();
     debug_assert!(t.held.is_empty());
     Ok(t.printer)
 }
@@ -228,10 +225,12 @@ impl<T> Shared<T> {
         self.abandoned.store(true, Ordering::Relaxed);
     }
 
-    /// The value, when no thread abandoned the lock.
-    fn into_inner(self) -> Option<T> {
-        let abandoned = self.abandoned.into_inner();
-        self.mutex.into_inner().ok().filter(|_| !abandoned)
+    /// The value, once every thread has ended without a panic (the
+    /// scope panics after one: the lock is neither poisoned nor abandoned).
+    fn into_inner(self) -> T {
+        self.mutex
+            .into_inner()
+            .expect("no thread panicked: the scope would have")
     }
 }
 
