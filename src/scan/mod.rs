@@ -386,6 +386,18 @@ pub trait Sink {
         let _ = (line, warning);
         Ok(true)
     }
+
+    /// Called by [`Scanner::scan_reader`] before each read of its reader,
+    /// which may wait (a pipe, a terminal, `tail -f`). When the read before
+    /// came back short (its reader had no more at once), the sink has by
+    /// then been given every URI that the bytes read so far decide: only a
+    /// candidate whose end has not been read (or that a line-end `-` or an
+    /// open `<` may carry on to the next line) waits. A sink that holds
+    /// what it is given may pass it on here, so that the URIs of a slow
+    /// stream come out as its lines arrive. Does nothing by default.
+    fn before_read(&mut self) -> io::Result<bool> {
+        Ok(true)
+    }
 }
 
 impl<F: FnMut(&Found<'_>) -> io::Result<bool>> Sink for F {

@@ -162,13 +162,21 @@ fn scan_with_buffer<R: Read, S: Sink>(
         debug_assert!(end < capacity, "the roll buffer is full");
         // After `NeedMore`, read all the core may look at before asking
         // again, so that no candidate is measured more than twice whatever
-        // the read sizes; else one read.
+        // the read sizes; else one read. But step again after a short read
+        // (the reader has no more for now: a pipe, a terminal), so that
+        // what the bytes read decide is not held back while the next read
+        // waits. (A reader that gives a byte at a time, slower than the
+        // scan, can then make a candidate be measured once a read: time
+        // the scan would spend waiting.)
         let wanted = if need_more {
             (core.pos - offset + scanner.config.max_candidate_len + SLACK).min(capacity)
         } else {
             end + 1
         };
         loop {
+            if !report.0.before_read()? {
+                return Ok(core.lines.line());
+            }
             let want = (end + read_size).min(capacity);
             let n = match read_retrying(&mut rdr, &mut buf[end..want]) {
                 Ok(n) => n,
@@ -192,7 +200,7 @@ fn scan_with_buffer<R: Read, S: Sink>(
             if n == 0 {
                 eof = true;
             }
-            if eof || end >= wanted {
+            if eof || end >= wanted || end < want {
                 break;
             }
         }
@@ -206,5 +214,111 @@ pub(crate) fn read_retrying<R: Read>(rdr: &mut R, buf: &mut [u8]) -> io::Result<
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             r => return r,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::{self, Read};
+
+    use crate::{Found, Scanner, Sink};
+
+    /// A pipe's reader: each read gives what one write put in (shorter
+    /// than the room it is given), then the end.
+    struct Writes<'a>(std::slice::Iter<'a, &'a str>);
+
+    impl Read for Writes<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let Some(write) = self.0.next() else {
+                return Ok(0);
+            };
+            assert!(write.len() < buf.len(), "a write the test means to fit");
+            buf[..write.len()].copy_from_slice(write.as_bytes());
+            Ok(write.len())
+        }
+    }
+
+    /// The URIs found, and how many there were before each read.
+    #[derive(Default)]
+    struct Watch {
+        found: Vec<String>,
+        before_reads: Vec<usize>,
+    }
+
+    impl Sink for &mut Watch {
+        fn found(&mut self, found: &Found<'_>) -> io::Result<bool> {
+            self.found.push(found.as_str().to_string());
+            Ok(true)
+        }
+
+        fn before_read(&mut self) -> io::Result<bool> {
+            self.before_reads.push(self.found.len());
+            Ok(true)
+        }
+    }
+
+    /// What a stream's writes decide is given before the next read, which
+    /// on a pipe would wait for the next write: a line's URIs as soon as
+    /// the line is in, a URI cut by a write once its end is, a URI wrapped
+    /// in `<...>` or at a line-end `-` once the line that ends it is.
+    #[test]
+    fn what_the_bytes_read_decide_is_given_before_the_next_read() {
+        // Each write, and how many URIs have been given once it is read.
+        let writes = [
+            ("see http://a.example/ now\n", 1),
+            ("GET /x HTTP/1.1 200 https://b.example/p?q=1\n", 2),
+            ("cut http://c.exa", 2),
+            ("mple/d and then\n", 3),
+            ("wrapped <http://d.example/long-\n", 3),
+            ("  path> and last mailto:e@f.example\n", 5),
+            ("a bare http://g.example/over-\n", 5),
+            ("the-line end\n", 6),
+        ];
+        let scanner = Scanner::new();
+        let text: Vec<&str> = writes.iter().map(|w| w.0).collect();
+        let mut watch = Watch::default();
+        scanner
+            .scan_reader(Writes(text.iter()), &mut watch)
+            .unwrap();
+        assert_eq!(
+            watch.found,
+            scanner
+                .find_iter(text.concat().as_bytes())
+                .map(|f| f.as_str().to_string())
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(watch.found.len(), 6, "{:?}", watch.found);
+        // Before the first read, none; before each read after, what the
+        // writes read so far give.
+        let expected: Vec<usize> = std::iter::once(0)
+            .chain(writes.iter().map(|w| w.1))
+            .collect();
+        assert_eq!(watch.before_reads, expected);
+    }
+
+    /// A sink that stops at a read ends the scan there.
+    #[test]
+    fn a_sink_that_stops_before_a_read_ends_the_scan() {
+        struct StopAtSecond(usize, Vec<String>);
+        impl Sink for &mut StopAtSecond {
+            fn found(&mut self, found: &Found<'_>) -> io::Result<bool> {
+                self.1.push(found.as_str().to_string());
+                Ok(true)
+            }
+            fn before_read(&mut self) -> io::Result<bool> {
+                self.0 += 1;
+                Ok(self.0 < 3)
+            }
+        }
+        let writes = [
+            "http://a.example/\n",
+            "http://b.example/\n",
+            "http://c.example/\n",
+        ];
+        let mut sink = StopAtSecond(0, Vec::new());
+        Scanner::new()
+            .scan_reader(Writes(writes.iter()), &mut sink)
+            .unwrap();
+        assert_eq!(sink.1, ["http://a.example/", "http://b.example/"]);
     }
 }
