@@ -6,7 +6,7 @@ use std::ops::Range;
 
 use memchr::memmem;
 
-use super::header::Head;
+use super::header::{Field, Head};
 use super::message::{Message, Reading};
 use crate::scan::{is_safe_cut, read_retrying, ReadAt, Segments, LOOKBACK};
 
@@ -524,8 +524,51 @@ pub fn looks_like_mail(head: &[u8]) -> bool {
         .iter()
         .filter(|f| USUAL.iter().any(|u| f.name.eq_ignore_ascii_case(u)))
         .count();
-    // A line that is not a field (prose, a name with a space) has no name.
-    usual >= 2 && fields.iter().all(|f| !f.name.is_empty())
+    usual >= 2 && !fields.iter().any(is_not_of_mail)
+}
+
+/// Returns true if and only if `field` of a header block shows that the
+/// block is not mail: a line that is not a field (prose, a name with a
+/// space) has no name, and a name that starts with a digit is a log's
+/// time (`2026-11-26T13:00:00Z`, `13:00:01`).
+fn is_not_of_mail(field: &Field<'_>) -> bool {
+    field.name.first().is_none_or(u8::is_ascii_digit)
+}
+
+/// What [`looks_like_mail`] says of every input that starts with `head`,
+/// when `head` already decides it; `None` while the rest may still decide
+/// it either way. The first bytes of a stream that arrive slowly (`tail -f
+/// log | uriscan`) can so be scanned as text before `looks_like_mail` has
+/// all it looks at.
+///
+/// It decides once a whole line that starts a field shows the input is not
+/// mail (a log line, prose: `Some(false)`), or once the header block has
+/// ended (what `looks_like_mail` says of it). An input that starts with `From `, and
+/// lines that are all fields so far, wait for more.
+pub fn looks_like_mail_so_far(head: &[u8]) -> Option<bool> {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    if head.len() < BOM.len() && BOM.starts_with(head) {
+        return None;
+    }
+    let text = head.strip_prefix(BOM).unwrap_or(head);
+    if text.starts_with(b"From ") || b"From ".starts_with(text) {
+        return None;
+    }
+    // Its whole lines: a field's name is read from its first line, which
+    // the rest of the input cannot change once it has ended.
+    let whole = &text[..memchr::memrchr(b'\n', text).map_or(0, |nl| nl + 1)];
+    let ended = whole.starts_with(b"\n")
+        || whole.starts_with(b"\r\n")
+        || memmem::find(whole, b"\n\n").is_some()
+        || memmem::find(whole, b"\n\r\n").is_some();
+    if ended {
+        return Some(looks_like_mail(head));
+    }
+    Head::parse(whole)
+        .fields
+        .iter()
+        .any(is_not_of_mail)
+        .then_some(false)
 }
 
 /// Returns true if and only if `line` (a line that starts with `From `)
@@ -777,6 +820,62 @@ mod tests {
         assert!(own == mbox[..second], "pieces do not add up");
     }
 
+    /// `looks_like_mail_so_far` never decides otherwise than
+    /// `looks_like_mail` does of the whole, and decides a log's first line.
+    #[test]
+    fn mail_so_far_agrees_with_the_whole() {
+        use proptest::prelude::*;
+        let pieces = prop::sample::select(vec![
+            "From ",
+            "From a@b Mon Jan 1 00:00:00 2024",
+            "To: x",
+            "Subject: y",
+            "Date: z",
+            "x-a: b",
+            "Note",
+            ": ",
+            ":",
+            " ",
+            "\t",
+            "\n",
+            "\r\n",
+            "\r",
+            "\u{FEFF}",
+            "127.0.0.1 - - [26/Nov/2026:13:00:00 +0000] \"GET / HTTP/1.1\"",
+            "INFO: started http://a.example/",
+            "{\"a\":1}",
+            "-",
+            "F",
+            "Fr",
+        ]);
+        let input = prop::collection::vec(pieces, 0..24).prop_map(|p| p.concat());
+        proptest!(ProptestConfig::with_cases(3_000), |(input in input)| {
+            let whole = looks_like_mail(input.as_bytes());
+            for end in 0..=input.len() {
+                if let Some(so_far) = looks_like_mail_so_far(&input.as_bytes()[..end]) {
+                    prop_assert_eq!(so_far, whole, "{:?} of {:?}", end, input);
+                }
+            }
+        });
+        for log in [
+            &b"127.0.0.1 - - [26/Nov/2026:13:00:00 +0000] \"GET / HTTP/1.1\" 200\n"[..],
+            b"Nov 26 13:00:00 host sshd[12]: Accepted key\n",
+            b"2026-11-26T13:00:00Z started\n",
+            b"\xEF\xBB\xBFplain text\n",
+        ] {
+            assert_eq!(looks_like_mail_so_far(log), Some(false), "{log:?}");
+        }
+        let mail = b"Subject: hi\nFrom: a@b\n\nbody";
+        assert_eq!(looks_like_mail_so_far(&mail[..12]), None);
+        assert_eq!(looks_like_mail_so_far(&mail[..22]), None);
+        assert_eq!(looks_like_mail_so_far(&mail[..23]), Some(true));
+        assert_eq!(looks_like_mail_so_far(b"INFO: one\nWARN: two\n"), None);
+        assert_eq!(
+            looks_like_mail_so_far(b"From a@b Mon Jan 1 00:00:00 2024\n"),
+            None
+        );
+    }
+
     #[test]
     fn recognizes_mail_by_content() {
         assert!(looks_like_mail(b"From a@b Mon Jan 1 00:00:00 2024\n"));
@@ -788,5 +887,10 @@ mod tests {
             b"Note: this is prose\nTo: whom it may concern\nit goes on"
         ));
         assert!(!looks_like_mail(b"   RFC 3986   URI Generic Syntax\n"));
+        // A log's times are not field names.
+        assert!(!looks_like_mail(
+            b"2026-11-26T13:00:00Z x\nFrom: a\nTo: b\n\n"
+        ));
+        assert!(!looks_like_mail(b"13:00:01 x\nFrom: a\nTo: b\n\n"));
     }
 }

@@ -50,7 +50,12 @@
 //! - **Recognition** ([`looks_like_mail`]): an mbox starts with a `From `
 //!   line; a single message starts with a header block holding at least two
 //!   of the usual fields (`From`, `To`, `Subject`, `Date`, `Message-ID`,
-//!   `Received`, …).
+//!   `Received`, …), and only fields. A judgement call: a line whose name
+//!   would start with a digit is taken for a log's time (`13:00:01 …`,
+//!   `2026-11-26T13:00:00Z …`), not a field, though RFC 5322 allows such
+//!   names; no mail we have seen uses one, and logs start that way. So a
+//!   stream's first line decides "not mail" for most logs
+//!   ([`looks_like_mail_so_far`]), and it is scanned as it comes.
 //! - **Messages** are split at `From ` lines that follow a blank line (and
 //!   at the first line); `>From ` lines lose one `>` (mboxrd). A message is
 //!   held whole to be decoded, up to 16 MiB ([`MAX_MESSAGE`]): past that (a
@@ -124,7 +129,9 @@ use std::io::Read;
 use crate::scan::segments::to_usize;
 use crate::scan::{ReadAt, Scanner, Segment, SegmentEnd, Sink};
 
-pub use self::mbox::{looks_like_mail, message_segments, Messages, MAX_MESSAGE};
+pub use self::mbox::{
+    looks_like_mail, looks_like_mail_so_far, message_segments, Messages, MAX_MESSAGE,
+};
 pub use self::message::{Message, Part};
 
 #[cfg(doc)]
