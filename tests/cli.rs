@@ -3,7 +3,9 @@
 mod common;
 
 use std::fs;
-use std::process::Command;
+use std::path::PathBuf;
+use std::process::{Command, Output};
+use std::time::Duration;
 
 use common::{stderr, stdout, Dir, TestCommand};
 
@@ -1468,5 +1470,175 @@ fn the_output_file_is_not_read_back() {
             format!("{written}20001\n")
         );
         fs::write(&out, &written).unwrap();
+    }
+}
+
+/// Writes to a running `uriscan` with `flags`, reading stdin from a pipe
+/// and writing stdout to one: each step's writes (a moment apart), then
+/// checks that the URI they finish is printed before the next step is
+/// written; returns what it printed from then to its end.
+#[cfg(unix)]
+fn printed_as_written(d: &Dir, flags: &[&str], steps: &[(&[&str], &str)]) -> Output {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::mpsc;
+    let mut child = d.command().args(flags).spawn();
+    let mut stdin = child.stdin.take().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in stdout.lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    for (writes, uri) in steps {
+        for write in *writes {
+            std::thread::sleep(Duration::from_millis(20));
+            stdin.write_all(write.as_bytes()).unwrap();
+            stdin.flush().unwrap();
+        }
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(printed) => assert!(
+                printed.contains(uri),
+                "{flags:?}: {printed:?} for {writes:?}"
+            ),
+            Err(_) => {
+                child.kill().unwrap();
+                panic!("{flags:?}: {uri} not printed in 30 s after {writes:?} was written");
+            }
+        }
+    }
+    drop(stdin);
+    let mut o = common::wait_bounded(child, "a stream");
+    o.stdout = rx
+        .try_iter()
+        .flat_map(|l| l.into_bytes().into_iter().chain([b'\n']))
+        .collect();
+    reader.join().unwrap();
+    o
+}
+
+/// A stream is scanned as it comes (`tail -f log | uriscan`): each line's
+/// URI is printed, to a pipe too, before the next line is written, on one
+/// thread or more, in every output form; a URI wrapped in `<...>` over two
+/// lines once its second is written, and one cut by a write once its end
+/// is; a log whose lines could start a mail header when mail is not asked
+/// for (`--no-mail`).
+#[cfg(unix)]
+#[test]
+fn a_stream_s_uris_are_printed_as_its_lines_come() {
+    let d = Dir::new();
+    let log: [(&[&str], &str); 4] = [
+        (
+            &["127.0.0.1 - - [26/Nov/2026:13:00:00 +0000] \"GET /a HTTP/1.1\" 200 5 \"http://a.example/ref\"\n"],
+            "http://a.example/ref",
+        ),
+        (
+            &["then see <https://b.example/wrapped/\n", "   path> and\n"],
+            "https://b.example/wrapped/path",
+        ),
+        (&["cut https://c.exa", "mple/d\n"], "https://c.example/d"),
+        (&["last http://e.example/\n"], "http://e.example/"),
+    ];
+    for flags in [&["-j1"][..], &["-j2", "-n"], &["--json"]] {
+        let o = printed_as_written(&d, flags, &log);
+        assert_eq!(
+            (stdout(&o), stderr(&o), o.status.code()),
+            (String::new(), String::new(), Some(0)),
+            "{flags:?}"
+        );
+    }
+    let o = printed_as_written(&d, &["-j3", "-l"], &[(log[0].0, "<stdin>")]);
+    assert_eq!(o.status.code(), Some(0));
+    let info: [(&[&str], &str); 2] = [
+        (&["INFO: started http://a.example/\n"], "http://a.example/"),
+        (&["WARN: slow https://b.example/x\n"], "https://b.example/x"),
+    ];
+    printed_as_written(&d, &["--no-mail"], &info);
+}
+
+/// A stream's binary check is made as it is read: a NUL among its first
+/// 8 KiB ends the scan there, after the URIs before it were printed as
+/// they came, and the run ends as it does for the same bytes from a file.
+#[cfg(unix)]
+#[test]
+fn a_stream_s_binary_check_goes_on_as_it_is_read() {
+    let d = Dir::new();
+    let first = "see http://a.example/ first\n";
+    let rest = "then a NUL \0 http://b.example/ after it\n";
+    let o = printed_as_written(&d, &["-n"], &[(&[first], "http://a.example/")]);
+    assert_eq!(stdout(&o), "");
+    let mut child = d.command().args(["-n"]).spawn();
+    let mut stdin = child.stdin.take().unwrap();
+    use std::io::Write;
+    stdin.write_all(first.as_bytes()).unwrap();
+    stdin.write_all(rest.as_bytes()).unwrap();
+    drop(stdin);
+    let streamed = common::wait_bounded(child, "a binary stream");
+    let file = d.create("binary.txt", &format!("{first}{rest}"));
+    let from_file = d
+        .command()
+        .arg("-n")
+        .stdin_from(fs::File::open(&file).unwrap())
+        .run();
+    assert_eq!(stdout(&streamed), "1:http://a.example/\n");
+    assert_eq!(
+        (stdout(&streamed), stderr(&streamed), streamed.status.code()),
+        (
+            stdout(&from_file),
+            stderr(&from_file),
+            from_file.status.code()
+        )
+    );
+    assert!(
+        stderr(&streamed).contains("at offset 39"),
+        "{}",
+        stderr(&streamed)
+    );
+}
+
+/// Whatever its first bytes decide (text, mail, a byte-order mark,
+/// binary), a stream prints what the same bytes from a file print.
+#[test]
+fn a_stream_prints_what_a_file_with_its_bytes_prints() {
+    let d = Dir::new();
+    let mut inputs: Vec<PathBuf> = Vec::new();
+    for dir in ["fixtures/scan", "fixtures/mail", "fixtures/encodings"] {
+        let mut files: Vec<PathBuf> = fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| !p.extension().is_some_and(|e| e == "expected" || e == "py"))
+            .collect();
+        files.sort();
+        inputs.extend(files);
+    }
+    let log = "INFO: one http://a.example/\n".repeat(400);
+    inputs.push(d.create("info.log", &log));
+    // A NUL within the binary check's 8 KiB, and one after them.
+    for (name, lines) in [("nul.txt", 300), ("nul-late.txt", 500)] {
+        let text = format!(
+            "{}\0 http://b.example/\n",
+            "x http://a.example/\n".repeat(lines)
+        );
+        inputs.push(d.create(name, &text));
+    }
+    for input in &inputs {
+        let bytes = fs::read(input).unwrap();
+        for flags in [&["-j1", "--json"][..], &["-j2", "-n", "--column"]] {
+            let piped = d.command().args(flags).stdin(bytes.clone()).run();
+            let from_file = d
+                .command()
+                .args(flags)
+                .stdin_from(fs::File::open(input).unwrap())
+                .run();
+            assert_eq!(
+                (stdout(&piped), stderr(&piped), piped.status.code()),
+                (
+                    stdout(&from_file),
+                    stderr(&from_file),
+                    from_file.status.code()
+                ),
+                "{input:?} {flags:?}"
+            );
+        }
     }
 }

@@ -97,6 +97,7 @@ impl<'c, W: Write> Printer<'c, W> {
         let result = match event {
             Event::Records(records) => self.records(input, records),
             Event::Warning(warning) => self.warning(input, &warning),
+            Event::Waiting => self.out.flush(),
             Event::Done(summary) if !summary.ends_input() => {
                 self.segment_done(summary);
                 Ok(())

@@ -32,6 +32,9 @@ pub enum Event {
     Records(Batch),
     /// A problem that did not stop the scan (malformed mail).
     Warning(Warning),
+    /// The scan is about to wait for its input (a stream): what was sent
+    /// is to be shown now, not when the output's buffer fills.
+    Waiting,
     /// The input (or segment) was scanned to its end (or could not be).
     Done(Summary),
 }
@@ -208,6 +211,9 @@ fn scan_file(
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
     if segment.is_none() {
+        if how.stream {
+            return scan_reader(file, cfg, how, send);
+        }
         let probe = read_probe(&mut file)?;
         // A file shorter than the probe is not cut: only a longer one is
         // asked its length.
@@ -443,20 +449,39 @@ fn stdin_how(split: Split) -> How {
         split,
         regular: false,
         named: true,
+        stream: stdin_is_stream(),
     }
+}
+
+/// Returns true if and only if standard input is not a regular file (a
+/// pipe, a terminal), so that its reads may wait.
+#[cfg(unix)]
+fn stdin_is_stream() -> bool {
+    stdin_handle()
+        .and_then(|file| file.metadata())
+        .map_or(true, |meta| !meta.is_file())
+}
+
+/// Without a way to ask, standard input is taken for a stream: a file read
+/// so only passes on what it finds more often.
+#[cfg(not(unix))]
+fn stdin_is_stream() -> bool {
+    true
 }
 
 /// How the file at `path` is read.
 fn how(path: &Path, named: bool, kind: Option<DocKind>, cfg: &Config, split: Split) -> How {
+    // The walk meets regular files only: a named path is asked.
+    let is_file = !named || std::fs::metadata(path).is_ok_and(|m| m.is_file());
     How {
         doc: kind.map(|kind| Document {
             kind,
             uri: documents::document_uri(&cfg.docs, &cfg.paths, path),
         }),
         split,
-        // Only a stream split in parallel asks.
-        regular: split == Split::Parallel && std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+        regular: split == Split::Parallel && is_file,
         named,
+        stream: kind.is_none() && !is_compressed(path, cfg) && !is_file,
     }
 }
 
@@ -494,6 +519,9 @@ struct How {
     /// It was named on the command line (or is standard input), rather
     /// than found by the walk.
     named: bool,
+    /// Its reads may wait (a pipe, a terminal, a FIFO named on the command
+    /// line; read as it is): see [`scan_reader`].
+    stream: bool,
 }
 
 /// Scans `rdr` as `how` says.
@@ -511,14 +539,145 @@ struct How {
 /// input's bytes. A decoded input is not read as mail, and is scanned on
 /// this thread (its text is not cut into chunks for the pool: the places
 /// of its text are kept for one stream only).
+///
+/// A stream ([`How::stream`]: `tail -f log | uriscan`) is scanned as it
+/// comes: its first bytes are read only until they decide it is text
+/// ([`read_stream_probe`]), the binary check goes on as the text is read
+/// ([`UntilNul`]), and what is found is passed on to the printer, and
+/// shown, before each read, which may wait. Mail and decoded text from a
+/// stream still wait for its first 8 KiB, and mail for each message.
 fn scan_reader<R: Read>(
     mut rdr: R,
     cfg: &Config,
     how: How,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
-    let probe = read_probe(&mut rdr)?;
+    let probe = if how.stream {
+        match read_stream_probe(&mut rdr, cfg)? {
+            StreamProbe::Text(probe) => return scan_text_stream(probe, rdr, cfg, send),
+            StreamProbe::Whole(probe) => probe,
+        }
+    } else {
+        read_probe(&mut rdr)?
+    };
     scan_read(probe, rdr, cfg, how, send)
+}
+
+/// What the first bytes of a stream decide.
+enum StreamProbe {
+    /// It is read as text, neither mail nor decoded, from these bytes on.
+    Text(Vec<u8>),
+    /// Its first [`BINARY_PROBE`] bytes (fewer at its end), from which it
+    /// is read as a file is.
+    Whole(Vec<u8>),
+}
+
+/// The first bytes of a stream, read a read at a time until
+/// [`BINARY_PROBE`] bytes or its end are in, or until those in decide that
+/// it is read as text ([`reads_as_text_so_far`]): a log's first line does
+/// not wait for 8 KiB more of it.
+fn read_stream_probe<R: Read>(rdr: &mut R, cfg: &Config) -> io::Result<StreamProbe> {
+    let mut probe = Vec::with_capacity(BINARY_PROBE);
+    while probe.len() < BINARY_PROBE {
+        if reads_as_text_so_far(cfg, &probe) {
+            return Ok(StreamProbe::Text(probe));
+        }
+        let start = probe.len();
+        probe.resize(BINARY_PROBE, 0);
+        let read = loop {
+            match rdr.read(&mut probe[start..]) {
+                Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+                read => break read,
+            }
+        };
+        probe.truncate(start + *read.as_ref().unwrap_or(&0));
+        if read? == 0 {
+            break;
+        }
+    }
+    Ok(StreamProbe::Whole(probe))
+}
+
+/// Returns true if and only if an input whose first bytes are `head` is
+/// read as text whatever follows: not decoded (no byte-order mark, which
+/// takes 3 bytes to rule out, and no `-E`), and not mail (`--no-mail`, or
+/// not by its looks: [`uriscan::mail::looks_like_mail_so_far`]).
+fn reads_as_text_so_far(cfg: &Config, head: &[u8]) -> bool {
+    head.len() >= 3
+        && cfg.encoding.decoding_for(head).is_none()
+        && match cfg.mail {
+            MailMode::Always => false,
+            MailMode::Never => true,
+            MailMode::Auto => uriscan::mail::looks_like_mail_so_far(head) == Some(false),
+        }
+}
+
+/// Scans a stream as text, from its first bytes `probe` on, which decided
+/// so ([`read_stream_probe`]), passing on what it finds before each read.
+/// The binary check goes on as it is read: a NUL byte among its first
+/// [`BINARY_PROBE`] bytes ends the scan there, as it ends the scan of a
+/// named input that looks binary ([`scan_reader`]).
+fn scan_text_stream<R: Read>(
+    probe: Vec<u8>,
+    rdr: R,
+    cfg: &Config,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
+    let watched = if cfg.binary { 0 } else { BINARY_PROBE };
+    let mut text = UntilNul::new(io::Cursor::new(probe).chain(rdr), watched);
+    let mut batch = Batcher::new(cfg, send);
+    let mut records = Records::new(cfg, &mut batch);
+    records.stream = true;
+    let result = cfg.scanner.scan_reader(&mut text, &mut records);
+    let too_long = records.too_long;
+    batch.flush();
+    result.map(|()| Summary {
+        bytes: text.given,
+        too_long,
+        binary_cut: text.nul.map(|at| at as usize),
+        ..Summary::default()
+    })
+}
+
+/// The bytes of a reader up to the first NUL among its first `watched`
+/// bytes, if any: the binary check of a stream, made as it is read.
+struct UntilNul<R> {
+    inner: R,
+    watched: u64,
+    /// How many bytes it has given.
+    given: u64,
+    /// The offset of the NUL byte it ended at.
+    nul: Option<u64>,
+}
+
+impl<R: Read> UntilNul<R> {
+    fn new(inner: R, watched: usize) -> UntilNul<R> {
+        UntilNul {
+            inner,
+            watched: watched as u64,
+            given: 0,
+            nul: None,
+        }
+    }
+}
+
+impl<R: Read> Read for UntilNul<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        if self.nul.is_some() {
+            return Ok(0);
+        }
+        let n = self.inner.read(buf)?;
+        let watched = (self.watched.saturating_sub(self.given) as usize).min(n);
+        let n = match memchr::memchr(0, &buf[..watched]) {
+            Some(nul) => {
+                self.nul = Some(self.given + nul as u64);
+                nul
+            }
+            None => n,
+        };
+        self.given += n as u64;
+        Ok(n)
+    }
 }
 
 /// The first [`BINARY_PROBE`] bytes of `rdr` (fewer at its end).
@@ -589,6 +748,7 @@ fn scan_probed<R: Read>(
         split,
         regular,
         named,
+        stream,
     } = how;
     let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary);
     if nul.is_some() && !named {
@@ -612,6 +772,7 @@ fn scan_probed<R: Read>(
     let mut rest = rdr.take(limit);
     let mut records = Records::new(cfg, &mut batch);
     records.places = places.clone();
+    records.stream = stream;
     // A man page must also start like roff: `*.1` names rotated logs too.
     let doc = doc.filter(|d| d.kind != DocKind::Man || uriscan::doc::looks_like_roff(&probe));
     let result = if let Some(nul) = nul {
@@ -839,6 +1000,8 @@ struct Batcher<'a> {
     batch: Batch,
     form: Form,
     send: &'a mut dyn FnMut(Event),
+    /// Records were sent since the printer was last asked to show them.
+    unshown: bool,
 }
 
 impl<'a> Batcher<'a> {
@@ -847,6 +1010,16 @@ impl<'a> Batcher<'a> {
             batch: Batch::default(),
             form: Form::of(cfg),
             send,
+            unshown: false,
+        }
+    }
+
+    /// Sends what it holds, and asks the printer to show what it was sent
+    /// (the scan is about to wait for its input).
+    fn show(&mut self) {
+        self.flush();
+        if std::mem::take(&mut self.unshown) {
+            (self.send)(Event::Waiting);
         }
     }
 
@@ -860,6 +1033,7 @@ impl<'a> Batcher<'a> {
     fn flush(&mut self) {
         if !self.batch.is_empty() {
             (self.send)(Event::Records(std::mem::take(&mut self.batch)));
+            self.unshown = true;
         }
     }
 }
@@ -875,6 +1049,9 @@ struct Records<'a, 'b> {
     place: Option<Arc<MailPlace>>,
     /// Where the text scanned was in the input, when it was decoded.
     places: Option<Places>,
+    /// The input is a stream: what is found is shown before each read,
+    /// which may wait.
+    stream: bool,
 }
 
 impl<'a, 'b> Records<'a, 'b> {
@@ -885,6 +1062,7 @@ impl<'a, 'b> Records<'a, 'b> {
             too_long: 0,
             place: None,
             places: None,
+            stream: false,
         }
     }
 
@@ -924,6 +1102,13 @@ impl Sink for &mut Records<'_, '_> {
 
     fn too_long(&mut self, _start: usize, _line: u64) -> io::Result<bool> {
         self.too_long += 1;
+        Ok(true)
+    }
+
+    fn before_read(&mut self) -> io::Result<bool> {
+        if self.stream {
+            self.out.show();
+        }
         Ok(true)
     }
 
@@ -1003,7 +1188,7 @@ mod tests {
             &mut |event| match event {
                 Event::Records(batch) => uris += batch.entries().count(),
                 Event::Done(_) => panic!("scan sends no summary: it returns it"),
-                Event::Warning(_) => {}
+                Event::Warning(_) | Event::Waiting => {}
             },
         );
         (summary.unwrap().bytes, uris)
@@ -1038,6 +1223,52 @@ mod tests {
                 assert_eq!(bytes, len as u64, "{len} bytes, {flags:?} {split:?}");
                 assert!(uris >= whole_lines, "{len} bytes, {flags:?} {split:?}");
             }
+        }
+    }
+
+    /// A reader that gives at most 100 bytes a read, as a slow pipe does.
+    struct Trickle<'a>(&'a [u8]);
+
+    impl Read for Trickle<'_> {
+        fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+            let n = self.0.len().min(buf.len()).min(100);
+            buf[..n].copy_from_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            Ok(n)
+        }
+    }
+
+    /// A stream scanned as it comes counts every byte once, and ends at a
+    /// NUL among its first 8 KiB (not at one after them), as a file does.
+    #[test]
+    fn a_stream_counts_its_bytes_and_ends_at_an_early_nul() {
+        let cfg = Args::parse_from(["uriscan"]).into_config().unwrap();
+        let line = "see http://a.example/ now\n";
+        let late = line.repeat(400) + "\0" + line;
+        for (text, uris, cut) in [
+            (line.repeat(1000), 1000, None),
+            (line.repeat(100) + "\0" + &line.repeat(10), 100, Some(2600)),
+            (late.clone(), 401, None),
+        ] {
+            let how = How {
+                doc: None,
+                split: Split::None,
+                regular: false,
+                named: true,
+                stream: true,
+            };
+            let mut found = 0;
+            let summary = scan_reader(Trickle(text.as_bytes()), &cfg, how, &mut |event| {
+                if let Event::Records(batch) = event {
+                    found += batch.entries().count();
+                }
+            })
+            .unwrap();
+            let bytes = cut.unwrap_or(text.len()) as u64;
+            assert_eq!(
+                (summary.bytes, summary.binary_cut, found),
+                (bytes, cut, uris)
+            );
         }
     }
 
