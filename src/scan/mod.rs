@@ -388,13 +388,18 @@ pub trait Sink {
     }
 
     /// Called by [`Scanner::scan_reader`] before each read of its reader,
-    /// which may wait (a pipe, a terminal, `tail -f`). When the read before
-    /// came back short (its reader had no more at once), the sink has by
-    /// then been given every URI that the bytes read so far decide: only a
-    /// candidate whose end has not been read (or that a line-end `-` or an
-    /// open `<` may carry on to the next line) waits. A sink that holds
+    /// which may wait (a pipe, a terminal, `tail -f`). A sink that holds
     /// what it is given may pass it on here, so that the URIs of a slow
-    /// stream come out as its lines arrive. Does nothing by default.
+    /// stream come out as its lines arrive. `Ok(false)` stops the scan.
+    /// Does nothing by default.
+    ///
+    /// By then the sink has been given what the bytes read so far decide,
+    /// but a candidate they leave open: one whose end has not been read
+    /// yet, or that a line-end `-` or an open `<` may carry on to the next
+    /// line, waits until the bytes read from it have doubled, or until a
+    /// read that comes back short (its reader had no more at once) brings
+    /// a line break, once per doubling. So a log's lines come out as they
+    /// arrive, and the scan stays linear whatever the read sizes.
     fn before_read(&mut self) -> io::Result<bool> {
         Ok(true)
     }

@@ -132,6 +132,8 @@ fn scan_with_buffer<R: Read, S: Sink>(
     let mut eof = false;
     let mut core = Core::starting_at(scanner, resume.pos, resume.line, resume.line_start);
     let mut report = ToSink(&mut sink);
+    // The candidate the core waits on, if any: see the read loop below.
+    let mut pending: Option<Pending> = None;
     loop {
         let win = Window {
             hay: &buf[..end],
@@ -160,18 +162,10 @@ fn scan_with_buffer<R: Read, S: Sink>(
         // max_candidate_len + SLACK bytes around `pos`, so after a roll
         // there is room to read.
         debug_assert!(end < capacity, "the roll buffer is full");
-        // After `NeedMore`, read all the core may look at before asking
-        // again, so that no candidate is measured more than twice whatever
-        // the read sizes; else one read. But step again after a short read
-        // (the reader has no more for now: a pipe, a terminal), so that
-        // what the bytes read decide is not held back while the next read
-        // waits. (A reader that gives a byte at a time, slower than the
-        // scan, can then make a candidate be measured once a read: time
-        // the scan would spend waiting.)
-        let wanted = if need_more {
-            (core.pos - offset + scanner.config.max_candidate_len + SLACK).min(capacity)
+        pending = if need_more {
+            Some(Pending::after(pending, core.pos, offset + end))
         } else {
-            end + 1
+            None
         };
         loop {
             if !report.0.before_read()? {
@@ -196,14 +190,77 @@ fn scan_with_buffer<R: Read, S: Sink>(
                     }
                 }
             };
+            let read = end..end + n;
             end += n;
-            if n == 0 {
-                eof = true;
-            }
-            if eof || end >= wanted || end < want {
+            eof = n == 0;
+            let step = match &mut pending {
+                None => true,
+                Some(p) => p.step_after(offset + end, end == want, &buf[read]),
+            };
+            if eof || end == capacity || step {
                 break;
             }
         }
+    }
+}
+
+/// The candidate at `pos` that the core needs more bytes to decide, and
+/// when the stream driver steps again to let it try.
+///
+/// It steps again once the buffer holds twice the bytes it held from
+/// `pos` when it last stepped on schedule (at least one more), so the
+/// windows a candidate is measured over (and copied in the roll) at least
+/// double, and cost together at most twice the last, whatever the read
+/// sizes. Between two such steps it steps once early, after a short read
+/// (the reader has no more at once: a pipe, a terminal, so the next read
+/// may wait) that brings a line break (a log line's end, the next line of
+/// a URI wrapped in `<...>` or at a line-end `-`), so that what such a
+/// read decides is not held back: at most one more measure per doubling,
+/// so all of them cost at most four times the last.
+#[derive(Debug)]
+struct Pending {
+    pos: usize,
+    /// The absolute offset the buffer must reach to step on schedule.
+    due: usize,
+    /// An early step was taken since the last on schedule.
+    early: bool,
+    /// The step that gave this `NeedMore` was the early one.
+    stepped_early: bool,
+}
+
+impl Pending {
+    /// The state after the core answered `NeedMore` at `pos` with the
+    /// input read up to absolute offset `end`, `before` being the state of
+    /// the step that answered.
+    fn after(before: Option<Pending>, pos: usize, end: usize) -> Pending {
+        match before {
+            // The early step did not decide it: the schedule stands.
+            Some(p) if p.pos == pos && p.stepped_early => Pending {
+                stepped_early: false,
+                ..p
+            },
+            _ => Pending {
+                pos,
+                due: end + (end - pos).max(1),
+                early: false,
+                stepped_early: false,
+            },
+        }
+    }
+
+    /// Whether to step again, the buffer now reaching absolute offset
+    /// `end` after a read that brought `read`, `full` if it filled all the
+    /// room it was given.
+    fn step_after(&mut self, end: usize, full: bool, read: &[u8]) -> bool {
+        if end >= self.due {
+            return true;
+        }
+        if !full && !self.early && memchr::memchr(b'\n', read).is_some() {
+            self.early = true;
+            self.stepped_early = true;
+            return true;
+        }
+        false
     }
 }
 
@@ -294,6 +351,46 @@ mod tests {
             .chain(writes.iter().map(|w| w.1))
             .collect();
         assert_eq!(watch.before_reads, expected);
+    }
+
+    /// A read that fills all the room it was given, after the core asked
+    /// for more, is looked at before the next read, which may wait: a
+    /// burst from a pipe, then nothing for a while.
+    #[test]
+    fn what_a_full_read_decides_is_given_before_the_next_read() {
+        /// One short read that ends inside a URI, one that fills the
+        /// room with its end and whole lines, then the end.
+        struct Burst {
+            reads: usize,
+            lines: usize,
+        }
+        impl Read for Burst {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                self.reads += 1;
+                let text: Vec<u8> = match self.reads {
+                    1 => b"see http://a.example/lo".to_vec(),
+                    2 => {
+                        let line = b"then http://c.example/ \n";
+                        let mut text = b"ng \n".to_vec();
+                        while text.len() + line.len() <= buf.len() {
+                            text.extend_from_slice(line);
+                            self.lines += 1;
+                        }
+                        text.resize(buf.len(), b' ');
+                        text
+                    }
+                    _ => Vec::new(),
+                };
+                buf[..text.len()].copy_from_slice(&text);
+                Ok(text.len())
+            }
+        }
+        let mut burst = Burst { reads: 0, lines: 0 };
+        let mut watch = Watch::default();
+        Scanner::new().scan_reader(&mut burst, &mut watch).unwrap();
+        assert!(burst.lines > 1000, "{} lines", burst.lines);
+        assert_eq!(watch.found.len(), 1 + burst.lines);
+        assert_eq!(watch.before_reads, [0, 0, 1 + burst.lines]);
     }
 
     /// A sink that stops at a read ends the scan there.
