@@ -529,10 +529,14 @@ pub fn looks_like_mail(head: &[u8]) -> bool {
 
 /// Returns true if and only if `field` of a header block shows that the
 /// block is not mail: a line that is not a field (prose, a name with a
-/// space) has no name, and a name that starts with a digit is a log's
-/// time (`2026-11-26T13:00:00Z`, `13:00:01`).
+/// space) has no name, a name that starts with a digit is a log's time
+/// (`2026-11-26T13:00:00Z`, `13:00:01`), and one that starts with `{`,
+/// `[` or `"` is a JSON log line's (`{"time":...`).
 fn is_not_of_mail(field: &Field<'_>) -> bool {
-    field.name.first().is_none_or(u8::is_ascii_digit)
+    field
+        .name
+        .first()
+        .is_none_or(|&b| b.is_ascii_digit() || matches!(b, b'{' | b'[' | b'"'))
 }
 
 /// What [`looks_like_mail`] says of every input that starts with `head`,
@@ -861,6 +865,7 @@ mod tests {
             &b"127.0.0.1 - - [26/Nov/2026:13:00:00 +0000] \"GET / HTTP/1.1\" 200\n"[..],
             b"Nov 26 13:00:00 host sshd[12]: Accepted key\n",
             b"2026-11-26T13:00:00Z started\n",
+            b"{\"time\":\"2026-11-26T13:00:00Z\",\"uri\":\"http://a.example/\"}\n",
             b"\xEF\xBB\xBFplain text\n",
         ] {
             assert_eq!(looks_like_mail_so_far(log), Some(false), "{log:?}");
@@ -892,5 +897,6 @@ mod tests {
             b"2026-11-26T13:00:00Z x\nFrom: a\nTo: b\n\n"
         ));
         assert!(!looks_like_mail(b"13:00:01 x\nFrom: a\nTo: b\n\n"));
+        assert!(!looks_like_mail(b"{\"a\":1}\nFrom: a\nTo: b\n\n"));
     }
 }
