@@ -1642,3 +1642,54 @@ fn a_stream_prints_what_a_file_with_its_bytes_prints() {
         }
     }
 }
+
+/// A FIFO named after another input, on several threads, prints what it
+/// found as soon as its turn comes (the input before it ends), not when it
+/// next finds something.
+#[cfg(unix)]
+#[test]
+fn a_stream_whose_turn_comes_prints_what_it_found_at_once() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::sync::mpsc;
+    let d = Dir::new();
+    let (first, second) = (d.path().join("first"), d.path().join("second"));
+    for fifo in [&first, &second] {
+        let made = Command::new("mkfifo").arg(fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            eprintln!("note: mkfifo unavailable; skipping");
+            return;
+        }
+    }
+    for threads in ["-j2", "-j3"] {
+        let mut child = d.command().args([threads, "first", "second"]).spawn();
+        let stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, rx) = mpsc::channel();
+        let reader = std::thread::spawn(move || {
+            for line in stdout.lines() {
+                let _ = tx.send(line.unwrap());
+            }
+        });
+        // Each open waits for uriscan to open the FIFO for reading.
+        let mut writer_2 = fs::OpenOptions::new().write(true).open(&second).unwrap();
+        let mut writer_1 = fs::OpenOptions::new().write(true).open(&first).unwrap();
+        writer_2.write_all(b"b http://b.example/\n").unwrap();
+        std::thread::sleep(Duration::from_millis(200));
+        writer_1.write_all(b"a http://a.example/\n").unwrap();
+        drop(writer_1);
+        let printed: Vec<String> = (0..2)
+            .map_while(|_| rx.recv_timeout(Duration::from_secs(30)).ok())
+            .collect();
+        assert_eq!(
+            printed,
+            ["first:http://a.example/", "second:http://b.example/"],
+            "{threads}: what second found waits for its next find"
+        );
+        writer_2.write_all(b"c http://c.example/\n").unwrap();
+        drop(writer_2);
+        let o = common::wait_bounded(child, "two FIFOs");
+        reader.join().unwrap();
+        let rest: Vec<String> = rx.try_iter().collect();
+        assert_eq!(rest, ["second:http://c.example/"], "{threads}");
+        assert_eq!(o.status.code(), Some(0));
+    }
+}

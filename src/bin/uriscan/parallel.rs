@@ -20,12 +20,16 @@
 //! What the others hold is bounded ([`HOLD_LIMIT`]): a worker over it waits
 //! until its own turn comes or the units in turn drain the backlog, so a
 //! slow unit (a huge file, a FIFO) does not make the rest of the run pile
-//! up in memory. This cannot deadlock. The unit in turn is the smallest
-//! unit not yet printed. If a worker scans it, that worker does not wait
-//! (it is in turn), and no unit waits for another to be scanned. If it is
-//! still queued, it is the smallest queued unit (a segment is queued before
-//! its file's first segment is scanned, so before its turn can come), and
-//! the worker that printed the unit before it is free, and takes it next.
+//! up in memory. A stream (a FIFO named among other inputs) that is about
+//! to wait for its input ([`Event::Waiting`]) waits for its turn first, so
+//! that what it found is printed as soon as its turn comes, not when it
+//! next finds something. Neither wait can deadlock. The unit in turn is
+//! the smallest unit not yet printed. If a worker scans it, that worker
+//! does not wait (it is in turn), and no unit waits for another to be
+//! scanned. If it is still queued, it is the smallest queued unit (a
+//! segment is queued before its file's first segment is scanned, so before
+//! its turn can come), and the worker that printed the unit before it is
+//! free, and takes it next.
 //!
 //! The units are dropped on the walk's thread, which made them ([`Done`]):
 //! glibc's allocator locks the arena of a chunk that another thread frees,
@@ -561,9 +565,13 @@ fn work<W: Write>(
             |segment: SegmentOf| queue.push_segment((key.0, segment.k), unit.segment(segment));
         scan_unit(&unit, cfg, &mut split, &mut |event| {
             let last = matches!(event, Event::Done(_));
+            // A stream about to wait for its input waits for its turn
+            // first: what it found is printed when its turn comes, not
+            // when it next finds something.
+            let waits = matches!(event, Event::Waiting);
             uncounted += size(&event);
             mine.push(event);
-            if !last && uncounted < UNCOUNTED_LIMIT && !next.may_be(key) {
+            if !last && !waits && uncounted < UNCOUNTED_LIMIT && !next.may_be(key) {
                 return;
             }
             let mut t = turn.lock();
@@ -571,7 +579,7 @@ fn work<W: Write>(
                 t.holding += uncounted;
                 mine_size += uncounted;
                 uncounted = 0;
-                while t.holding > HOLD_LIMIT && t.next != key {
+                while (waits || t.holding > HOLD_LIMIT) && t.next != key {
                     t.waiting += 1;
                     t = turn.wait(moved, t);
                     t.waiting -= 1;
