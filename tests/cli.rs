@@ -1479,17 +1479,10 @@ fn the_output_file_is_not_read_back() {
 /// written; returns what it printed from then to its end.
 #[cfg(unix)]
 fn printed_as_written(d: &Dir, flags: &[&str], steps: &[(&[&str], &str)]) -> Output {
-    use std::io::{BufRead, BufReader, Write};
-    use std::sync::mpsc;
+    use std::io::Write;
     let mut child = d.command().args(flags).spawn();
     let mut stdin = child.stdin.take().unwrap();
-    let stdout = BufReader::new(child.stdout.take().unwrap());
-    let (tx, rx) = mpsc::channel();
-    let reader = std::thread::spawn(move || {
-        for line in stdout.lines() {
-            let _ = tx.send(line.unwrap());
-        }
-    });
+    let (rx, reader) = lines_printed(&mut child);
     for (writes, uri) in steps {
         for write in *writes {
             std::thread::sleep(Duration::from_millis(20));
@@ -1509,12 +1502,33 @@ fn printed_as_written(d: &Dir, flags: &[&str], steps: &[(&[&str], &str)]) -> Out
     }
     drop(stdin);
     let mut o = common::wait_bounded(child, "a stream");
+    // Every line printed is sent once the reader has ended.
+    reader.join().unwrap();
     o.stdout = rx
         .try_iter()
         .flat_map(|l| l.into_bytes().into_iter().chain([b'\n']))
         .collect();
-    reader.join().unwrap();
     o
+}
+
+/// The lines `child` prints, as they come, from a thread that ends with
+/// its output.
+#[cfg(unix)]
+fn lines_printed(
+    child: &mut std::process::Child,
+) -> (
+    std::sync::mpsc::Receiver<String>,
+    std::thread::JoinHandle<()>,
+) {
+    use std::io::{BufRead, BufReader};
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    let reader = std::thread::spawn(move || {
+        for line in stdout.lines() {
+            let _ = tx.send(line.unwrap());
+        }
+    });
+    (rx, reader)
 }
 
 /// A stream is scanned as it comes (`tail -f log | uriscan`): each line's
@@ -1649,8 +1663,7 @@ fn a_stream_prints_what_a_file_with_its_bytes_prints() {
 #[cfg(unix)]
 #[test]
 fn a_stream_whose_turn_comes_prints_what_it_found_at_once() {
-    use std::io::{BufRead, BufReader, Write};
-    use std::sync::mpsc;
+    use std::io::Write;
     let d = Dir::new();
     let (first, second) = (d.path().join("first"), d.path().join("second"));
     for fifo in [&first, &second] {
@@ -1662,13 +1675,7 @@ fn a_stream_whose_turn_comes_prints_what_it_found_at_once() {
     }
     for threads in ["-j2", "-j3"] {
         let mut child = d.command().args([threads, "first", "second"]).spawn();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        let (tx, rx) = mpsc::channel();
-        let reader = std::thread::spawn(move || {
-            for line in stdout.lines() {
-                let _ = tx.send(line.unwrap());
-            }
-        });
+        let (rx, reader) = lines_printed(&mut child);
         // Each open waits for uriscan to open the FIFO for reading.
         let mut writer_2 = fs::OpenOptions::new().write(true).open(&second).unwrap();
         let mut writer_1 = fs::OpenOptions::new().write(true).open(&first).unwrap();

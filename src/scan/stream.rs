@@ -224,8 +224,6 @@ struct Pending {
     due: usize,
     /// An early step was taken since the last on schedule.
     early: bool,
-    /// The step that gave this `NeedMore` was the early one.
-    stepped_early: bool,
 }
 
 impl Pending {
@@ -234,16 +232,13 @@ impl Pending {
     /// the step that answered.
     fn after(before: Option<Pending>, pos: usize, end: usize) -> Pending {
         match before {
-            // The early step did not decide it: the schedule stands.
-            Some(p) if p.pos == pos && p.stepped_early => Pending {
-                stepped_early: false,
-                ..p
-            },
+            // An early step (one before its due) did not decide it: the
+            // schedule stands.
+            Some(p) if p.pos == pos && end < p.due => p,
             _ => Pending {
                 pos,
                 due: end + (end - pos).max(1),
                 early: false,
-                stepped_early: false,
             },
         }
     }
@@ -257,7 +252,6 @@ impl Pending {
         }
         if !full && !self.early && memchr::memchr(b'\n', read).is_some() {
             self.early = true;
-            self.stepped_early = true;
             return true;
         }
         false

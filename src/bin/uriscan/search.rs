@@ -112,7 +112,11 @@ impl Unit {
     /// The unit that reports why the walk could not enter or follow `path`.
     pub fn walk_error(path: PathBuf, reason: String) -> Unit {
         Unit {
-            input: Arc::new(Input::Path { path, named: false }),
+            input: Arc::new(Input::Path {
+                path,
+                named: false,
+                regular: false,
+            }),
             segment: None,
             walk_error: Some(reason),
         }
@@ -167,13 +171,20 @@ pub fn scan_unit(
             error: Some(reason.clone()),
             ..Summary::default()
         }),
-        (Input::Path { path, named }, None) => {
+        (
+            Input::Path {
+                path,
+                named,
+                regular,
+            },
+            None,
+        ) => {
             let kind = documents::kind_of(path, cfg);
             if cfg.threads == 1 || kind.is_some() || is_compressed(path, cfg) {
-                open(path, cfg)
-                    .and_then(|rdr| scan_path(path, *named, rdr, kind, cfg, Split::None, send))
+                let how = how(path, *named, *regular, kind, cfg, Split::None);
+                open(path, cfg).and_then(|rdr| scan_reader(rdr, cfg, how, send))
             } else {
-                let how = how(path, *named, None, cfg, Split::None);
+                let how = how(path, *named, *regular, None, cfg, Split::None);
                 File::open(path)
                     .and_then(|file| scan_file(file, how, &mut segment, cfg, split, send))
             }
@@ -330,16 +341,15 @@ pub fn single_stream(paths: &[PathBuf], cfg: &Config) -> Option<Input> {
     match paths {
         // Standard input that is a file is cut into segments instead.
         [path] if path.as_os_str() == "-" => stdin_file(cfg).is_none().then_some(Input::Stdin),
-        [path]
-            if !path.is_dir()
-                && (is_compressed(path, cfg)
-                    || documents::kind_of(path, cfg).is_some()
-                    || !path.is_file()) =>
-        {
-            Some(Input::Path {
-                path: path.clone(),
-                named: true,
-            })
+        [path] if !path.is_dir() => {
+            let regular = path.is_file();
+            (is_compressed(path, cfg) || documents::kind_of(path, cfg).is_some() || !regular).then(
+                || Input::Path {
+                    path: path.clone(),
+                    named: true,
+                    regular,
+                },
+            )
         }
         _ => None,
     }
@@ -420,26 +430,21 @@ fn scan(
         // A stream may be slow or never end (`tail -f`): its text is scanned
         // as it comes, not gathered into chunks.
         Input::Stdin => scan_reader(io::stdin().lock(), cfg, stdin_how(split), send),
-        Input::Path { path, named } => {
+        Input::Path {
+            path,
+            named,
+            regular,
+        } => {
             let rdr = open(path, cfg)?;
             let kind = documents::kind_of(path, cfg);
-            scan_path(path, *named, rdr, kind, cfg, split, send)
+            scan_reader(
+                rdr,
+                cfg,
+                how(path, *named, *regular, kind, cfg, split),
+                send,
+            )
         }
     }
-}
-
-/// Scans the file at `path`, opened as `rdr`, a document of `kind` if
-/// any ([`documents::kind_of`]).
-fn scan_path(
-    path: &Path,
-    named: bool,
-    rdr: Box<dyn Read>,
-    kind: Option<DocKind>,
-    cfg: &Config,
-    split: Split,
-    send: &mut dyn FnMut(Event),
-) -> io::Result<Summary> {
-    scan_reader(rdr, cfg, how(path, named, kind, cfg, split), send)
 }
 
 /// How standard input is read.
@@ -469,10 +474,17 @@ fn stdin_is_stream() -> bool {
     true
 }
 
-/// How the file at `path` is read.
-fn how(path: &Path, named: bool, kind: Option<DocKind>, cfg: &Config, split: Split) -> How {
-    // The walk meets regular files only: a named path is asked.
-    let is_file = !named || std::fs::metadata(path).is_ok_and(|m| m.is_file());
+/// How the file at `path` is read: named or found by the walk, a regular
+/// file or not (as the walk saw it: [`Input::Path`]), a document of `kind`
+/// if any ([`documents::kind_of`]).
+fn how(
+    path: &Path,
+    named: bool,
+    is_file: bool,
+    kind: Option<DocKind>,
+    cfg: &Config,
+    split: Split,
+) -> How {
     How {
         doc: kind.map(|kind| Document {
             kind,
@@ -1182,6 +1194,7 @@ mod tests {
             &Input::Path {
                 path: path.to_path_buf(),
                 named: true,
+                regular: true,
             },
             &cfg,
             split,

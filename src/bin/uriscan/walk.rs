@@ -25,8 +25,15 @@ use crate::messages;
 pub enum Input {
     /// Standard input.
     Stdin,
-    /// A file named on the command line (`named`), or found by the walk.
-    Path { path: PathBuf, named: bool },
+    /// A file named on the command line (`named`), or found by the walk;
+    /// `regular` if it is a regular file (all the walk finds are; a named
+    /// one may be a FIFO or a device, read as a stream), as the walk's own
+    /// look at it says.
+    Path {
+        path: PathBuf,
+        named: bool,
+        regular: bool,
+    },
 }
 
 /// What the walk meets, in order.
@@ -75,6 +82,7 @@ pub fn walk(paths: &[PathBuf], walk: &Walk, each: &mut dyn FnMut(Walked)) -> Res
             each(Walked::Input(Input::Path {
                 path: path.clone(),
                 named: true,
+                regular: meta.as_ref().is_some_and(fs::Metadata::is_file),
             }));
         }
     }
@@ -129,6 +137,7 @@ fn walk_dir(dir: &PathBuf, walk: &Walk, each: &mut dyn FnMut(Walked)) -> Result<
                     each(Walked::Input(Input::Path {
                         path: shown(entry.into_path(), walk),
                         named: false,
+                        regular: true,
                     }));
                 }
             }
