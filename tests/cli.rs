@@ -1563,11 +1563,21 @@ fn a_stream_s_uris_are_printed_as_its_lines_come() {
     }
     let o = printed_as_written(&d, &["-j3", "-l"], &[(log[0].0, "<stdin>")]);
     assert_eq!(o.status.code(), Some(0));
+    // A log's level decides "not mail" on the first line; a log whose
+    // lines all look like fields so far is decided by `--no-mail`.
     let info: [(&[&str], &str); 2] = [
         (&["INFO: started http://a.example/\n"], "http://a.example/"),
-        (&["WARN: slow https://b.example/x\n"], "https://b.example/x"),
+        (
+            &["WARNING:root:slow https://b.example/x\n"],
+            "https://b.example/x",
+        ),
     ];
-    printed_as_written(&d, &["--no-mail"], &info);
+    printed_as_written(&d, &[], &info);
+    let fields: [(&[&str], &str); 2] = [
+        (&["Note: started http://a.example/\n"], "http://a.example/"),
+        (&["Step: slow https://b.example/x\n"], "https://b.example/x"),
+    ];
+    printed_as_written(&d, &["--no-mail"], &fields);
 }
 
 /// A stream's binary check is made as it is read: a NUL among its first

@@ -530,13 +530,34 @@ pub fn looks_like_mail(head: &[u8]) -> bool {
 /// Returns true if and only if `field` of a header block shows that the
 /// block is not mail: a line that is not a field (prose, a name with a
 /// space) has no name, a name that starts with a digit is a log's time
-/// (`2026-11-26T13:00:00Z`, `13:00:01`), and one that starts with `{`,
-/// `[` or `"` is a JSON log line's (`{"time":...`).
+/// (`2026-11-26T13:00:00Z`, `13:00:01`), one that starts with `{`, `[` or
+/// `"` is a JSON log line's (`{"time":...`), and one that is a log level
+/// (`INFO`, `WARNING`, in any case) starts a log line (`INFO: started`,
+/// Python's `WARNING:root:...`, Java's `SEVERE: ...`).
 fn is_not_of_mail(field: &Field<'_>) -> bool {
-    field
-        .name
-        .first()
+    const LOG_LEVELS: &[&[u8]] = &[
+        b"trace",
+        b"debug",
+        b"fine",
+        b"info",
+        b"notice",
+        b"warn",
+        b"warning",
+        b"error",
+        b"err",
+        b"severe",
+        b"critical",
+        b"crit",
+        b"fatal",
+        b"alert",
+        b"emerg",
+    ];
+    let name = field.name;
+    name.first()
         .is_none_or(|&b| b.is_ascii_digit() || matches!(b, b'{' | b'[' | b'"'))
+        || LOG_LEVELS
+            .iter()
+            .any(|level| name.eq_ignore_ascii_case(level))
 }
 
 /// What [`looks_like_mail`] says of every input that starts with `head`,
@@ -547,16 +568,28 @@ fn is_not_of_mail(field: &Field<'_>) -> bool {
 ///
 /// It decides once a whole line that starts a field shows the input is not
 /// mail (a log line, prose: `Some(false)`), or once the header block has
-/// ended (what `looks_like_mail` says of it). An input that starts with `From `, and
-/// lines that are all fields so far, wait for more.
+/// ended (what `looks_like_mail` says of it), or, for an input that starts
+/// with `From `, once its first two lines are whole. Lines that are all
+/// fields so far wait for more.
 pub fn looks_like_mail_so_far(head: &[u8]) -> Option<bool> {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     if head.len() < BOM.len() && BOM.starts_with(head) {
         return None;
     }
     let text = head.strip_prefix(BOM).unwrap_or(head);
-    if text.starts_with(b"From ") || b"From ".starts_with(text) {
+    if b"From ".starts_with(text) {
         return None;
+    }
+    if text.starts_with(b"From ") {
+        // `looks_like_mail` reads the first line and the start of the
+        // second: decided once both are whole.
+        let nl = memchr::memchr(b'\n', text)?;
+        if is_from_line(&text[..nl]) {
+            return Some(true);
+        }
+        let rest = &text[nl + 1..];
+        memchr::memchr(b'\n', rest)?;
+        return Some(starts_with_field(rest));
     }
     // Its whole lines: a field's name is read from its first line, which
     // the rest of the input cannot change once it has ended.
@@ -847,6 +880,8 @@ mod tests {
             "\u{FEFF}",
             "127.0.0.1 - - [26/Nov/2026:13:00:00 +0000] \"GET / HTTP/1.1\"",
             "INFO: started http://a.example/",
+            "WARNING:root:x",
+            "From the",
             "{\"a\":1}",
             "-",
             "F",
@@ -874,10 +909,23 @@ mod tests {
         assert_eq!(looks_like_mail_so_far(&mail[..12]), None);
         assert_eq!(looks_like_mail_so_far(&mail[..22]), None);
         assert_eq!(looks_like_mail_so_far(&mail[..23]), Some(true));
-        assert_eq!(looks_like_mail_so_far(b"INFO: one\nWARN: two\n"), None);
+        assert_eq!(
+            looks_like_mail_so_far(b"INFO: one\nWARN: two\n"),
+            Some(false)
+        );
+        assert_eq!(looks_like_mail_so_far(b"Note: one\nX-Two: two\n"), None);
+        // A `From ` line decides with its shape, or with the next line.
         assert_eq!(
             looks_like_mail_so_far(b"From a@b Mon Jan 1 00:00:00 2024\n"),
-            None
+            Some(true)
+        );
+        let prose = b"From the README: see https://a.example/\nand more\n";
+        assert_eq!(looks_like_mail_so_far(&prose[..40]), None);
+        assert_eq!(looks_like_mail_so_far(&prose[..45]), None);
+        assert_eq!(looks_like_mail_so_far(prose), Some(false));
+        assert_eq!(
+            looks_like_mail_so_far(b"From a@b\nSubject: x\n"),
+            Some(true)
         );
     }
 
@@ -898,5 +946,8 @@ mod tests {
         ));
         assert!(!looks_like_mail(b"13:00:01 x\nFrom: a\nTo: b\n\n"));
         assert!(!looks_like_mail(b"{\"a\":1}\nFrom: a\nTo: b\n\n"));
+        // Nor are a log's levels.
+        assert!(!looks_like_mail(b"WARNING:root:x\nFrom: a\nTo: b\n\n"));
+        assert!(looks_like_mail(b"Warnings: x\nFrom: a\nTo: b\n\n"));
     }
 }

@@ -52,8 +52,10 @@
 //!   of the usual fields (`From`, `To`, `Subject`, `Date`, `Message-ID`,
 //!   `Received`, …), and only fields. A judgement call: a line whose name
 //!   would start with a digit is taken for a log's time (`13:00:01 …`,
-//!   `2026-11-26T13:00:00Z …`), and one whose name would start with `{`,
-//!   `[` or `"` for a JSON log's line, not a field, though RFC 5322 allows
+//!   `2026-11-26T13:00:00Z …`), one whose name would start with `{`,
+//!   `[` or `"` for a JSON log's line, and one whose name is a log level
+//!   (`INFO`, `WARNING`, `ERROR`, `SEVERE`, … in any case; Python's
+//!   `WARNING:root:…`) for a log's line, not a field, though RFC 5322 allows
 //!   such names; no mail we have seen uses one, and logs start that way. So a
 //!   stream's first line decides "not mail" for most logs
 //!   ([`looks_like_mail_so_far`]), and it is scanned as it comes.
