@@ -111,6 +111,7 @@ pub mod uri;
 pub use crate::scan::{
     Chunk, Chunks, Delimiter, FindIter, Found, HyphenMode, InMessage, IriMode, ReadAt, Scanner,
     ScannerBuilder, Segment, SegmentEnd, Segments, Sink, DEFAULT_MAX_CANDIDATE_LEN,
+    LARGEST_MAX_CANDIDATE_LEN,
 };
 pub use crate::span::Span;
 pub use crate::uri::{

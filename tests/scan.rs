@@ -965,3 +965,22 @@ fn without_line_numbers_only_the_lines_change() {
     }
     assert!(found > 100, "{found} URIs");
 }
+
+/// Found by a review: a limit near `usize::MAX` overflowed a candidate's
+/// bounds (a panic on the second URI of any text); the builder takes a
+/// limit past the largest as the largest.
+#[test]
+fn a_candidate_limit_past_the_largest_is_the_largest() {
+    for asked in [usize::MAX, uriscan::LARGEST_MAX_CANDIDATE_LEN + 1] {
+        let scanner = Scanner::builder().max_candidate_len(asked).build();
+        assert_eq!(
+            scanner.max_candidate_len(),
+            uriscan::LARGEST_MAX_CANDIDATE_LEN
+        );
+        let found: Vec<String> = scanner
+            .find_iter(b"http://a.example/\nhttp://b.example/\n")
+            .map(|f| f.as_str().to_string())
+            .collect();
+        assert_eq!(found, ["http://a.example/", "http://b.example/"]);
+    }
+}

@@ -414,6 +414,11 @@ impl<F: FnMut(&Found<'_>) -> io::Result<bool>> Sink for F {
 /// The default [`ScannerBuilder::max_candidate_len`]: 64 KiB.
 pub const DEFAULT_MAX_CANDIDATE_LEN: usize = 64 * 1024;
 
+/// The largest [`ScannerBuilder::max_candidate_len`]: 1 GiB. A larger
+/// limit would only make [`Scanner::scan_reader`] ask for more memory
+/// than a machine has (and near `usize::MAX`, overflow a window's bounds).
+pub const LARGEST_MAX_CANDIDATE_LEN: usize = 1 << 30;
+
 /// Configures and builds a [`Scanner`].
 #[derive(Clone, Debug)]
 pub struct ScannerBuilder {
@@ -472,13 +477,15 @@ impl ScannerBuilder {
         self
     }
 
-    /// The longest candidate looked at, in bytes (at least 256): a bare
-    /// candidate that runs longer is given up on and reported to
-    /// [`Sink::too_long`], and a `<` whose `>` is further away is not a
-    /// bracket. It bounds the memory of [`Scanner::scan_reader`], which is
-    /// about this plus 66 KiB. Default [`DEFAULT_MAX_CANDIDATE_LEN`].
+    /// The longest candidate looked at, in bytes (at least 256, at most
+    /// [`LARGEST_MAX_CANDIDATE_LEN`]; a value outside is taken as the
+    /// nearest bound): a bare candidate that runs longer is given up on
+    /// and reported to [`Sink::too_long`], and a `<` whose `>` is further
+    /// away is not a bracket. It bounds the memory of
+    /// [`Scanner::scan_reader`], which is about this plus 66 KiB. Default
+    /// [`DEFAULT_MAX_CANDIDATE_LEN`].
     pub fn max_candidate_len(&mut self, bytes: usize) -> &mut Self {
-        self.max_candidate_len = bytes.max(256);
+        self.max_candidate_len = bytes.clamp(256, LARGEST_MAX_CANDIDATE_LEN);
         self
     }
 

@@ -39,6 +39,11 @@ with -q, 0 if a URI was found, even after an error.";
 /// The smallest `--max-candidate-len` (the scanner's own floor).
 const MIN_CANDIDATE_LEN: usize = 256;
 
+/// The most threads `-j` starts: far more than any machine's cores, and
+/// well below what a process can start (about 16,000 on Linux's default
+/// `vm.max_map_count`, past which a thread's setup aborts the program).
+const MAX_THREADS: usize = 1024;
+
 /// The size a large file is cut into segments at, for threads: large
 /// enough that finding a segment's ends (a few small reads) costs nothing
 /// next to scanning it, small enough that the last segments leave no
@@ -173,7 +178,7 @@ pub struct Args {
     #[arg(long)]
     pub any_scheme: bool,
 
-    /// The longest candidate to look at, in bytes (at least 256).
+    /// The longest candidate to look at, in bytes (256 to 1 GiB).
     ///
     /// A candidate that runs longer (a run of URI characters, a `<` whose
     /// `>` is further away) is given up on, with a warning that says how
@@ -283,7 +288,7 @@ pub struct Args {
     #[arg(short = 'L', long)]
     pub follow: bool,
 
-    /// How many threads to scan with (default: one per core).
+    /// How many threads to scan with (default: one per core; at most 1024).
     ///
     /// Several inputs are scanned in parallel, and a large file is cut
     /// into segments (at line breaks that no URI crosses, or between the
@@ -640,8 +645,17 @@ impl Args {
         if self.max_candidate_len < MIN_CANDIDATE_LEN {
             bail!("--max-candidate-len must be at least {MIN_CANDIDATE_LEN}");
         }
+        if self.max_candidate_len > uriscan::LARGEST_MAX_CANDIDATE_LEN {
+            bail!(
+                "--max-candidate-len must be at most {} (1 GiB)",
+                uriscan::LARGEST_MAX_CANDIDATE_LEN
+            );
+        }
         if self.threads == Some(0) {
             bail!("--threads must be at least 1");
+        }
+        if self.threads > Some(MAX_THREADS) {
+            bail!("--threads must be at most {MAX_THREADS}");
         }
         if self.segment_size == Some(0) {
             bail!("--segment-size must be at least 1");
@@ -836,6 +850,19 @@ mod tests {
     }
 
     #[test]
+    fn threads_are_checked() {
+        assert_eq!(config(&["-j", "1024"]).unwrap().threads, 1024);
+        assert_eq!(
+            config(&["-j0"]).unwrap_err().to_string(),
+            "--threads must be at least 1"
+        );
+        assert_eq!(
+            config(&["-j", "1025"]).unwrap_err().to_string(),
+            "--threads must be at most 1024"
+        );
+    }
+
+    #[test]
     fn max_candidate_len_is_parsed_and_checked() {
         let default = config(&[]).unwrap();
         assert_eq!(
@@ -852,6 +879,20 @@ mod tests {
         );
         let err = config(&["--max-candidate-len", "255"]).unwrap_err();
         assert_eq!(err.to_string(), "--max-candidate-len must be at least 256");
+        let gib = 1usize << 30;
+        assert_eq!(
+            config(&["--max-candidate-len", &gib.to_string()])
+                .unwrap()
+                .max_candidate_len,
+            gib
+        );
+        for huge in [gib + 1, usize::MAX] {
+            let err = config(&["--max-candidate-len", &huge.to_string()]).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                "--max-candidate-len must be at most 1073741824 (1 GiB)"
+            );
+        }
         assert!(config(&["--max-candidate-len", "lots"]).is_err());
     }
 
