@@ -36,7 +36,8 @@
 //!   tokenization rules; character references decoded by them). The
 //!   values of `href`, `src`, `srcset` (each candidate), `action`, `cite`,
 //!   `poster`, `formaction`, `background`, `longdesc`, `<object data>` and
-//!   the `url=` of a `<meta content>` are links, taken whole, less the
+//!   a refresh's URL (a `<meta content>` that starts with a time, `0;
+//!   url=next.html`) are links, taken whole, less the
 //!   blanks around them. `<base href>` (the first) is the document's base
 //!   (section 5.1.1); it wins over the base given, against which it is
 //!   itself resolved. Other attribute values (but `xmlns` and the `on…`
@@ -473,6 +474,32 @@ mod tests {
             [
                 ("x.html".to_string(), 2, 10),
                 ("https://t.example/".to_string(), 2, 18)
+            ]
+        );
+    }
+
+    /// Found by a black-box review: a `<meta content>` that is not a
+    /// refresh's (Open Graph's `og:url`, `twitter:image`) was taken for one
+    /// and, without a `url=`, gave nothing; one with `url=` in its query
+    /// gave only what followed it.
+    #[test]
+    fn a_meta_content_is_a_link_only_when_it_is_a_refresh() {
+        let html = "<meta property=\"og:image\" content=\"https://og.example/i.png\">\n\
+                    <meta content=\"https://s.example/share?url=https://b.example/\">\n\
+                    <meta http-equiv=\"refresh\" content=\"0;next.html\">\n\
+                    <meta http-equiv=\"refresh\" content=\" 5 , URL = 'then.html'\">\n\
+                    <meta http-equiv=\"refresh\" content=\"5\">\n";
+        assert_eq!(
+            links(DocKind::Html, html, Some("https://d.example/a/")),
+            [
+                ("https://og.example/i.png".to_string(), 1, 36),
+                (
+                    "https://s.example/share?url=https://b.example/".to_string(),
+                    2,
+                    16
+                ),
+                ("https://d.example/a/next.html".to_string(), 3, 39),
+                ("https://d.example/a/then.html".to_string(), 4, 49),
             ]
         );
     }

@@ -393,7 +393,9 @@ impl Reader<'_> {
         let source = &self.html[span.start..span.end.max(span.start)];
         let src = self.at + span.start;
         if self.mode == LinkAttributes::Named {
-            if let Some(kind) = link_attribute(&self.tag, &self.attribute) {
+            let kind = link_attribute(&self.tag, &self.attribute)
+                .filter(|&kind| kind != LinkKind::Refresh || is_refresh(value));
+            if let Some(kind) = kind {
                 let mut decoded = Reading::default();
                 decoded.aligned(value, source, src);
                 for r in references(&decoded, kind) {
@@ -439,8 +441,8 @@ fn link_attribute(tag: &[u8], name: &[u8]) -> Option<LinkKind> {
         | b"longdesc" => LinkKind::Whole,
         b"data" if tag == b"object" => LinkKind::Whole,
         b"srcset" | b"imagesrcset" => LinkKind::SourceSet,
-        // *Judgement call:* any `<meta content>` with a `url=`: the
-        // `http-equiv` may come after `content`.
+        // *Judgement call:* any `<meta content>` that reads as a refresh's
+        // (`is_refresh`): the `http-equiv` may come after `content`.
         b"content" if tag == b"meta" => LinkKind::Refresh,
         _ => return None,
     })
@@ -475,23 +477,29 @@ fn references(value: &Reading, kind: LinkKind) -> Vec<Reference> {
             }
         }
         LinkKind::Refresh => {
-            let lower = text.to_ascii_lowercase();
-            let Some(p) = memchr::memmem::find(&lower, b"url") else {
-                return Vec::new();
+            // As HTML reads a refresh: a time, then `;` or `,`, then the
+            // URL, after `url=` or not.
+            let blanks = |at: usize| {
+                at + text[at..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_whitespace())
+                    .count()
             };
-            let mut at = p + 3;
+            let mut at = blanks(0);
             at += text[at..]
                 .iter()
-                .take_while(|b| b.is_ascii_whitespace())
+                .take_while(|b| b.is_ascii_digit() || **b == b'.')
                 .count();
-            if text.get(at) != Some(&b'=') {
-                return Vec::new();
+            at = blanks(at);
+            if matches!(text.get(at), Some(b';' | b',')) {
+                at = blanks(at + 1);
             }
-            at += 1;
-            at += text[at..]
-                .iter()
-                .take_while(|b| b.is_ascii_whitespace())
-                .count();
+            if text.len() >= at + 3 && text[at..at + 3].eq_ignore_ascii_case(b"url") {
+                let equals = blanks(at + 3);
+                if text.get(equals) == Some(&b'=') {
+                    at = blanks(equals + 1);
+                }
+            }
             let mut span = trimmed(text, at, text.len());
             if let Some(&q @ (b'"' | b'\'')) = text.get(span.start) {
                 span.start += 1;
@@ -513,6 +521,16 @@ fn references(value: &Reading, kind: LinkKind) -> Vec<Reference> {
             label: None,
         })
         .collect()
+}
+
+/// Whether a `<meta content>` value is a refresh's (`5`, `0; url=…`): it
+/// starts with a time, as HTML requires; any other (`og:url`'s and
+/// `twitter:image`'s URIs, a description) is read as other attributes are.
+fn is_refresh(value: &[u8]) -> bool {
+    value
+        .trim_ascii_start()
+        .first()
+        .is_some_and(|&b| b.is_ascii_digit() || b == b'.')
 }
 
 /// `text[start..end]` less the ASCII whitespace around it.
