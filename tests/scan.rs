@@ -754,6 +754,12 @@ fn iris_are_read_whole_and_mapped_to_uris() {
         "詳細は|http://x.jp/を参照|",
         ["http://x.jp/%E3%82%92%E5%8F%82%E7%85%A7"]
     );
+    // Found by a black-box review: Persian writes a zero-width non-joiner
+    // inside words (`می‌خواهم`), which cut the IRI in two.
+    t!(
+        "|https://fa.wikipedia.org/wiki/می\u{200C}خواهم| و",
+        ["https://fa.wikipedia.org/wiki/%D9%85%DB%8C%E2%80%8C%D8%AE%D9%88%D8%A7%D9%87%D9%85"]
+    );
     // Inside brackets and quotes too, wrapped or not.
     t!(
         "<|http://例え.jp/パス/\n  次|> \"|https://ü.de/ä|\"",

@@ -72,8 +72,10 @@ pub(crate) fn is_iri_char(c: char, private: bool) -> bool {
 /// symbols outside the blocks below (emoji included). Not words: Unicode
 /// whitespace; Latin-1's punctuation and symbols (NBSP, `«`, `»`, `¡`,
 /// `¿`, `·`, `©`, `°`, `×`, `÷`); General Punctuation (U+2000–206F: the
-/// typographic spaces, zero-width space and joiners' neighbours, dashes,
-/// curly quotes, `…`, the bidi controls); the arrows, mathematical,
+/// typographic spaces, the zero-width space, dashes, curly quotes, `…`,
+/// the bidi controls; but the zero-width non-joiner and joiner, U+200C
+/// and U+200D, are words: Persian and the Indic scripts write them inside
+/// words, and U+200D joins emoji sequences); the arrows, mathematical,
 /// technical, box-drawing, geometric and miscellaneous symbols and
 /// dingbats (U+2190–2BFF: `→`, `■`, `●`, `★`, list bullets); Supplemental
 /// Punctuation; CJK Symbols and Punctuation (U+3000–303F: U+3000, `、`,
@@ -109,7 +111,8 @@ pub(crate) fn is_word_char(c: char) -> bool {
                 | 0x104A
                 | 0x104B
                 | 0x1361..=0x1368
-                | 0x2000..=0x206F
+                | 0x2000..=0x200B
+                | 0x200E..=0x206F
                 | 0x2190..=0x2BFF
                 | 0x2E00..=0x2E7F
                 | 0x3000..=0x303F
@@ -161,7 +164,7 @@ mod tests {
 
     #[test]
     fn words_go_on_and_punctuation_ends_them() {
-        for c in "üßé東京パスαБ한글١٢é\u{301}😀Ｇｏ０".chars() {
+        for c in "üßé東京パスαБ한글١٢é\u{301}😀Ｇｏ０\u{200C}\u{200D}".chars() {
             assert!(is_word_char(c), "{c:?}");
         }
         for c in "\u{3000}、。，．：；！？（）［］｛｝「」『』【】〈〉《》\u{A0}\u{200B}\u{200E}\u{202A}\u{2066}…“”‘’«»—→●★\u{FEFF}\u{E000}\u{85}।".chars() {
