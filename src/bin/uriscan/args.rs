@@ -115,6 +115,12 @@ pub struct Args {
     #[arg(short = 'H', long, overrides_with = "no_filename")]
     pub with_filename: bool,
 
+    /// Print only the URIs: what uriscan always does.
+    ///
+    /// Accepted, and hidden, so that `grep -o` and `rg -o` habits work.
+    #[arg(short = 'o', long, hide = true)]
+    pub only_matching: bool,
+
     /// Never print file names.
     ///
     /// Not even with several inputs or a directory.
@@ -124,7 +130,9 @@ pub struct Args {
     /// Print the line number of each URI.
     ///
     /// The 1-based line where the URI starts, as `LINE:` after the file
-    /// name. In mail mode, the line where the URI's message starts.
+    /// name. In mail mode too it is the line where the URI is written in
+    /// the file (for base64, the line of its first byte); --json also
+    /// gives the line where its message starts.
     #[arg(short = 'n', long)]
     pub line_number: bool,
 
@@ -150,10 +158,12 @@ pub struct Args {
     #[arg(long)]
     pub invalid: bool,
 
-    /// How to read a line break right after `-` inside <...>.
+    /// How to read a line break right after `-` in a URI.
     ///
-    /// When a URI in <...> is wrapped right after a hyphen, the hyphen may
-    /// be the URI's own or added by the wrapping (RFC 3986 Appendix C).
+    /// When a URI is wrapped right after a hyphen (in <...>, in "...", or
+    /// bare when the next line reads as its rest), the hyphen may be the
+    /// URI's own or added by the wrapping (RFC 3986 Appendix C). A join
+    /// after a hyphen is flagged (`hyphen_break` in --json).
     #[arg(long, value_enum, default_value_t = Hyphen::Keep)]
     pub hyphen: Hyphen,
 
@@ -847,6 +857,14 @@ mod tests {
         assert!(!config(&["a.txt"]).unwrap().walk.strip_dot_prefix);
         assert!(!config(&["."]).unwrap().walk.strip_dot_prefix);
         assert!(config(&[]).unwrap().walk.strip_dot_prefix);
+    }
+
+    #[test]
+    fn only_matching_is_accepted_as_what_is_always_done() {
+        let with = config(&["-o", "-n", "x.txt"]).unwrap();
+        let without = config(&["-n", "x.txt"]).unwrap();
+        assert_eq!(format!("{with:?}"), format!("{without:?}"));
+        assert!(config(&["--only-matching"]).is_ok());
     }
 
     #[test]
