@@ -316,6 +316,119 @@ fn is_upper_hex(b: u8) -> bool {
     b.is_ascii_digit() || (b'A'..=b'F').contains(&b)
 }
 
+/// Decodes the RFC 2047 encoded words of a header field's value `raw`
+/// (`=?UTF-8?Q?see_https://x.example/?=`, `=?utf-8?B?...?=`), dropping
+/// the blanks between two adjacent ones; `None` when it holds none. The
+/// map gives offsets in `raw`: each byte of a Q word to its `=XX`, `_` or
+/// itself, each of a B word to its base64 group.
+///
+/// As for bodies, the charset is not converted: a URI is ASCII, which an
+/// ASCII-compatible charset keeps. A word in another charset (UTF-16,
+/// UTF-32, UTF-7), or whose base64 is broken, is left as it was written.
+pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
+    memchr::memmem::find(raw, b"=?")?;
+    let mut text = Vec::with_capacity(raw.len());
+    let mut map = SourceMap::default();
+    let (mut at, mut search, mut after_word) = (0, 0, false);
+    while let Some(p) = memchr::memmem::find(&raw[search..], b"=?") {
+        let start = search + p;
+        let Some(word) = EncodedWord::at(raw, start) else {
+            search = start + 2;
+            continue;
+        };
+        let between = &raw[at..start];
+        // Blanks between two encoded words are not text (RFC 2047 6.2).
+        let joins_words = after_word && between.iter().all(u8::is_ascii_whitespace);
+        if !between.is_empty() && !joins_words {
+            map.copied(text.len(), at);
+            text.extend_from_slice(between);
+        }
+        let encoded = &raw[word.text.clone()];
+        if word.is_base64 {
+            let d = base64(encoded, word.text.start);
+            map.append(&d.map, text.len());
+            text.extend_from_slice(&d.text);
+        } else {
+            let mut i = 0;
+            while let Some(&b) = encoded.get(i) {
+                let escaped = match encoded[i + 1..] {
+                    [hi, lo, ..] if b == b'=' => hex(hi).zip(hex(lo)).map(|(h, l)| h << 4 | l),
+                    _ => None,
+                };
+                let (byte, len) = match (b, escaped) {
+                    (_, Some(byte)) => (byte, 3),
+                    (b'_', None) => (b' ', 1),
+                    (b, None) => (b, 1),
+                };
+                map.push(text.len(), word.text.start + i, 1, len);
+                text.push(byte);
+                i += len as usize;
+            }
+        }
+        after_word = true;
+        at = word.end;
+        search = word.end;
+    }
+    if !after_word {
+        return None;
+    }
+    if at < raw.len() {
+        map.copied(text.len(), at);
+        text.extend_from_slice(&raw[at..]);
+    }
+    Some((text, map))
+}
+
+/// An RFC 2047 encoded word, `=?charset?B|Q?text?=`, in a decodable
+/// charset (not UTF-16, UTF-32 nor UTF-7), with base64 text that decodes.
+struct EncodedWord {
+    is_base64: bool,
+    /// Where its encoded text is, in the value.
+    text: std::ops::Range<usize>,
+    /// Where it ends, past its `?=`.
+    end: usize,
+}
+
+impl EncodedWord {
+    /// The encoded word that starts at `start` of `raw` (at its `=?`).
+    fn at(raw: &[u8], start: usize) -> Option<EncodedWord> {
+        let token = |b: &u8| b.is_ascii_graphic() && *b != b'?';
+        let rest = &raw[start + 2..];
+        let charset_len = rest.iter().take_while(|b| token(b)).count();
+        let charset = &rest[..charset_len];
+        let is_base64 = match rest.get(charset_len..charset_len + 3)? {
+            [b'?', b'B' | b'b', b'?'] => true,
+            [b'?', b'Q' | b'q', b'?'] => false,
+            _ => return None,
+        };
+        let from = start + 2 + charset_len + 3;
+        let len = raw[from..].iter().take_while(|b| token(b)).count();
+        if charset.is_empty() || raw.get(from + len..from + len + 2) != Some(b"?=") {
+            return None;
+        }
+        let charset = charset.to_ascii_lowercase();
+        let wide = [
+            &b"utf-16"[..],
+            b"utf-32",
+            b"utf-7",
+            b"ucs-2",
+            b"ucs-4",
+            b"unicode",
+        ];
+        if wide.iter().any(|w| charset.starts_with(w)) {
+            return None;
+        }
+        if is_base64 && base64(&raw[from..from + len], 0).malformed {
+            return None;
+        }
+        Some(EncodedWord {
+            is_base64,
+            text: from..from + len,
+            end: from + len + 2,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -388,5 +501,42 @@ mod tests {
                 String::from_utf8_lossy(plain)
             );
         }
+    }
+
+    #[test]
+    fn encoded_words_are_decoded_and_mapped_to_what_was_written() {
+        let decode = |raw: &[u8]| encoded_words(raw).map(|(text, _)| text);
+        // Q: `_` is a space, `=XX` a byte; the blanks between two words go.
+        let raw = b"Re: =?utf-8?q?see_http://x.example/a=3Db?= =?UTF-8?Q?c_d?= end";
+        let (text, map) = encoded_words(raw).unwrap();
+        assert_eq!(text, b"Re: see http://x.example/a=bc d end");
+        let uri = memchr::memmem::find(&text, b"http").unwrap();
+        let span = map.span(Span::new(uri, uri + "http://x.example/a=bc".len()));
+        assert_eq!(
+            &raw[span.start..span.end],
+            b"http://x.example/a=3Db?= =?UTF-8?Q?c"
+        );
+        // B, and a word in another charset left alone.
+        assert_eq!(
+            decode(b"=?ISO-8859-1?B?c2VlIGh0dHA6Ly95LmV4YW1wbGUv?= ok").unwrap(),
+            b"see http://y.example/ ok"
+        );
+        let (text, map) = encoded_words(b"x =?utf-8?b?aHR0cDovL3kuZXhhbXBsZS8=?=").unwrap();
+        assert_eq!(text, b"x http://y.example/");
+        assert_eq!(map.span(Span::new(2, 3)), Span::new(12, 16), "its group");
+        // Not encoded words, or ones left as they were written.
+        for raw in [
+            &b"plain http://x.example/?a=1"[..],
+            b"=?utf-16?b?AGgAdAB0AHA=?=",
+            b"=?utf-8?b?not*base64?=",
+            b"=?utf-8?x?abc?=",
+            b"=??q?abc?=",
+            b"=?utf-8?q?no end",
+            b"=?utf-8?q?a space?=",
+        ] {
+            assert_eq!(decode(raw), None, "{}", String::from_utf8_lossy(raw));
+        }
+        // Blanks between a word and plain text stay.
+        assert_eq!(decode(b"=?utf-8?q?a?= b =?utf-8?q?c?=").unwrap(), b"a b c");
     }
 }

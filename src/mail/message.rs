@@ -771,8 +771,10 @@ impl<'m> Parts<'m, '_> {
         for field in &head.fields {
             // A field whose every `:` fails the core's test (most hold
             // none, or only times: `Date`, `Received`) holds nothing to
-            // report: no part is made of it.
-            if !self.all_fields && !may_hold_candidate(field.value) {
+            // report, unless an encoded word hides one: no part is made of
+            // it.
+            let encoded = memchr::memmem::find(field.value, b"=?").is_some();
+            if !self.all_fields && !encoded && !may_hold_candidate(field.value) {
                 continue;
             }
             let Some(at) = offset_within(frame.raw(), field.value) else {
@@ -788,7 +790,11 @@ impl<'m> Parts<'m, '_> {
                 }
                 Frame::Detached { .. } => Label::Header(Cow::Owned(field.name.to_vec())),
             };
-            let part = self.slice(frame, at..at + field.value.len(), label);
+            let (text, place) = self.located_range(frame, at..at + field.value.len());
+            let part = match encoded.then(|| decode::encoded_words(&text)).flatten() {
+                Some((decoded, map)) => self.part(Cow::Owned(decoded), vec![map], place, label),
+                None => self.part(text, Vec::new(), place, label),
+            };
             self.add(part);
         }
     }

@@ -70,8 +70,10 @@
 //! - **Headers** are read raw, as bytes (a value that is not UTF-8 is
 //!   still scanned), and every field's value is scanned
 //!   (`List-Unsubscribe`, `List-Archive`, but also a `Subject` that names a
-//!   page), labelled `header:NAME`. *Judgement call:* RFC 2047 encoded
-//!   words are not decoded (a URI is never written in one).
+//!   page), labelled `header:NAME`. RFC 2047 encoded words are decoded
+//!   (a client that writes a `Subject` with one non-ASCII letter often
+//!   encodes all of it, URI included), their charset left as it is, as
+//!   for bodies.
 //! - **Bodies**: a message that is one `text/plain` part (not
 //!   `format=flowed`, in an ASCII-compatible charset) is scanned as it is,
 //!   or once undone its quoted-printable or base64, without converting its
@@ -371,6 +373,16 @@ mod tests {
                     "http://inner.example/archive/".into()
                 ),
                 ("text/plain".into(), "http://inner.example/body".into()),
+            ]
+        );
+        // A URI in an RFC 2047 encoded word, as a client writes a whole
+        // Subject that is not ASCII: found, and whole.
+        let encoded = b"Subject: =?UTF-8?Q?Caf=C3=A9:_https://q.example/x?=\nX-B: =?utf-8?B?aHR0cDovL2IuZXhhbXBsZS8=?=\nFrom: x@y\n\nbody\n";
+        assert_eq!(
+            uris(encoded),
+            [
+                ("header:Subject".into(), "https://q.example/x".into()),
+                ("header:X-B".into(), "http://b.example/".into())
             ]
         );
         // A header value that is not UTF-8 is scanned as bytes.
