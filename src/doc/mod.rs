@@ -56,9 +56,11 @@
 //! - **Man pages**: roff escapes are read as roff does before the text is
 //!   scanned (see the `man` reader: `\-` is `-`, `\&` is nothing, font
 //!   changes are nothing, …).
-//! - **Links** must parse as URI references ([`UriRef`]); one that does
-//!   not (spaces, non-ASCII: an IRI) is left out. An empty one is left
-//!   out. An absolute one without `//` whose scheme the scanner does not
+//! - **Links** must parse as URI references ([`UriRef`]), or as IRI
+//!   references, which are reported as the scanner reports an IRI in text
+//!   ([`ScannerBuilder::iri`](crate::ScannerBuilder::iri): the URI it maps
+//!   to, with [`Found::iri`](crate::Found::iri) as written, by default);
+//!   one that is neither (spaces) is left out. An empty one is left out. An absolute one without `//` whose scheme the scanner does not
 //!   know is left out, as in the text (unless
 //!   [`ScannerBuilder::any_scheme`](crate::ScannerBuilder::any_scheme)):
 //!   *judgement call*, for the rustdoc paths that READMEs generated from
@@ -87,7 +89,7 @@ use crate::html::{self, LinkAttributes};
 use crate::reading::Reading;
 use crate::scan::{Found, Scanner, Sink};
 use crate::span::Span;
-use crate::uri::UriRef;
+use crate::uri::{IriRef, UriRef};
 
 /// What a document is, and so how it is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -223,7 +225,7 @@ impl Link {
 
     /// Returns true if and only if the reference as written has no scheme.
     pub fn is_relative(&self) -> bool {
-        UriRef::parse(self.written()).is_ok_and(|u| u.is_relative())
+        IriRef::parse(self.written()).is_ok_and(|u| u.is_relative())
     }
 
     /// Returns true if and only if the reference as written is a fragment
@@ -310,7 +312,15 @@ pub fn find_links(
     };
     let mut out = DocLinks::default();
     for r in &reading.refs {
-        let Ok(reference) = UriRef::parse(&r.value) else {
+        let Some((text, iri)) = scanner.parse_named(&r.value) else {
+            continue;
+        };
+        // An IRI kept as written is resolved as the URI it maps to.
+        let Ok(iri_ref) = IriRef::parse(&text) else {
+            continue;
+        };
+        let uri = iri_ref.to_uri();
+        let Ok(reference) = UriRef::parse(&uri) else {
             continue;
         };
         if r.value.is_empty() || !scanner.takes_scheme_of(&reference) {
@@ -323,7 +333,7 @@ pub fn find_links(
         };
         let (line, column) = lines.position(r.source.start);
         out.links.push(Link {
-            found: Found::named(r.value.clone(), r.source, line, column),
+            found: Found::named(text, iri, r.source, line, column),
             resolved,
             in_code: false,
             from_markup: true,
@@ -449,6 +459,7 @@ impl Lines {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::IriMode;
 
     fn links(kind: DocKind, doc: &str, base: Option<&str>) -> Vec<(String, u64, u64)> {
         let base = base.map(|b| UriRef::parse(b).unwrap());
@@ -502,6 +513,45 @@ mod tests {
                 ("https://d.example/a/then.html".to_string(), 4, 49),
             ]
         );
+    }
+
+    /// Found by a black-box review: a destination written with non-ASCII
+    /// characters (a Wikipedia title, an IDN host) was left out, though
+    /// the same text read as plain text gives its URI.
+    #[test]
+    fn an_iri_destination_is_reported_as_the_scanner_reports_an_iri() {
+        let md = "[東京](https://ja.wikipedia.org/wiki/東京) [p](ページ.md)\n\
+                  <a href=\"https://例え.jp/ü\">x</a> [bad](<a b>)\n";
+        let base = UriRef::parse("https://d.example/").unwrap();
+        let found = |scanner: &Scanner| -> Vec<(String, Option<String>)> {
+            find_links(scanner, DocKind::Markdown, md.as_bytes(), Some(&base))
+                .into_links()
+                .into_iter()
+                .map(|l| (l.uri().to_string(), l.found.iri().map(str::to_string)))
+                .collect()
+        };
+        let own = |s: &str| Some(s.to_string());
+        assert_eq!(
+            found(&Scanner::new()),
+            [
+                (
+                    "https://ja.wikipedia.org/wiki/%E6%9D%B1%E4%BA%AC".to_string(),
+                    own("https://ja.wikipedia.org/wiki/東京")
+                ),
+                (
+                    "https://d.example/%E3%83%9A%E3%83%BC%E3%82%B8.md".to_string(),
+                    own("ページ.md")
+                ),
+                (
+                    "https://xn--r8jz45g.jp/%C3%BC".to_string(),
+                    own("https://例え.jp/ü")
+                ),
+            ]
+        );
+        let keep = Scanner::builder().iri(IriMode::Keep).build();
+        assert_eq!(found(&keep)[0].0, "https://ja.wikipedia.org/wiki/東京");
+        let off = Scanner::builder().iri(IriMode::Off).build();
+        assert_eq!(found(&off), []);
     }
 
     /// Found in crate READMEs generated from doc comments: rustdoc's

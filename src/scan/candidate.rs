@@ -527,9 +527,9 @@ impl Core<'_> {
 
 /// A candidate's text that parsed: what is reported, and the IRI as
 /// written when it has non-ASCII characters.
-struct Valid<'t> {
-    text: Cow<'t, str>,
-    iri: Option<Cow<'t, str>>,
+pub(super) struct Valid<'t> {
+    pub(super) text: Cow<'t, str>,
+    pub(super) iri: Option<Cow<'t, str>>,
 }
 
 impl Valid<'_> {
@@ -548,7 +548,7 @@ impl Valid<'_> {
 
 /// The parser of stage 4: `text` as a URI, or (unless `mode` is
 /// [`IriMode::Off`]) as an IRI, reported as `mode` says.
-fn parse(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError> {
+pub(super) fn parse(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError> {
     let error = match UriRef::parse_bytes(text) {
         Ok(uri) => {
             return Ok(Valid {

@@ -304,12 +304,19 @@ impl<'h> Found<'h> {
 
 impl Found<'_> {
     /// A URI that markup names (a document's `href`): bounded by nothing,
-    /// neither wrapped nor joined, at `span`, `line` and `column`.
+    /// neither wrapped nor joined, at `span`, `line` and `column`; `iri`,
+    /// the IRI as written when `text` was mapped from one.
     #[cfg(feature = "docs")]
-    pub(crate) fn named(text: String, span: Span, line: u64, column: u64) -> Found<'static> {
+    pub(crate) fn named(
+        text: String,
+        iri: Option<String>,
+        span: Span,
+        line: u64,
+        column: u64,
+    ) -> Found<'static> {
         Found {
             text: Cow::Owned(text),
-            iri: None,
+            iri: iri.map(Cow::Owned),
             span,
             line,
             column,
@@ -529,6 +536,16 @@ impl Scanner {
     /// ([`ScannerBuilder::line_numbers`]).
     pub fn counts_lines(&self) -> bool {
         self.config.line_numbers
+    }
+
+    /// A reference that markup names (a document's `href`), read as a
+    /// candidate's text is: a URI-reference, or an IRI-reference reported
+    /// as [`ScannerBuilder::iri`] says. The text to report, and the IRI as
+    /// written when the reference is one; `None` when it is neither.
+    #[cfg(feature = "docs")]
+    pub(crate) fn parse_named(&self, text: &str) -> Option<(String, Option<String>)> {
+        let valid = candidate::parse(text.as_bytes(), self.config.iri).ok()?;
+        Some((valid.text.into_owned(), valid.iri.map(Cow::into_owned)))
     }
 
     /// Returns true if and only if this scanner takes the scheme of `uri`:
