@@ -515,6 +515,21 @@ mod tests {
         );
     }
 
+    /// Found by a black-box review (`href="http://"` in qemu's docs): a
+    /// link whose scheme requires a host and that has none is no link, as
+    /// `http://` in text is no URI.
+    #[test]
+    fn a_link_without_the_host_its_scheme_requires_is_left_out() {
+        let empty = "[e](http://) <a href=\"https:///x\">x</a> [f](file:///etc/hosts)\n";
+        let links = find_links(&Scanner::new(), DocKind::Markdown, empty.as_bytes(), None);
+        let uris: Vec<String> = links
+            .into_links()
+            .iter()
+            .map(|l| l.uri().to_string())
+            .collect();
+        assert_eq!(uris, ["file:///etc/hosts"], "no host where one is required");
+    }
+
     /// Found by a black-box review: a destination written with non-ASCII
     /// characters (a Wikipedia title, an IDN host) was left out, though
     /// the same text read as plain text gives its URI.

@@ -553,11 +553,20 @@ impl Scanner {
     /// with [`ScannerBuilder::any_scheme`]. A relative reference has no
     /// scheme and passes. This is the rule the scanner applies in text
     /// (`Scheme::before`), without the shapes some known schemes require
-    /// there (`Scheme::accepts`): a link in markup is meant as one.
+    /// there (`Scheme::accepts`): a link in markup is meant as one. But a
+    /// scheme that requires a host (`http`, `ftp`, …) must have one:
+    /// `href="http://"`, a template's placeholder, names nothing.
     #[cfg(feature = "docs")]
     pub(crate) fn takes_scheme_of(&self, uri: &crate::UriRef<'_>) -> bool {
         match uri.scheme() {
             None => true,
+            // `href="http://"`: no host, as the text's `http://` is no URI.
+            Some(scheme)
+                if schemes::requires_host(scheme.as_bytes())
+                    && uri.host().is_none_or(str::is_empty) =>
+            {
+                false
+            }
             Some(scheme) => {
                 uri.authority().is_some()
                     || self.config.any_scheme

@@ -230,6 +230,13 @@ fn authority_rule(scheme: &[u8]) -> Option<Host> {
     }
 }
 
+/// Returns true if and only if the specification of `scheme` requires its
+/// URIs to name a host (`http`, `ftp`, …: `http://` alone names nothing).
+#[cfg(feature = "docs")]
+pub fn requires_host(scheme: &[u8]) -> bool {
+    authority_rule(scheme) == Some(Host::Required)
+}
+
 /// Returns true if and only if `authority` (what follows `//`) starts with
 /// a host: not with the end of the authority (`/`, `?`, `#`), a port's
 /// `:`, or nothing.
