@@ -326,7 +326,6 @@ fn is_upper_hex(b: u8) -> bool {
 /// ASCII-compatible charset keeps. A word in another charset (UTF-16,
 /// UTF-32, UTF-7), or whose base64 is broken, is left as it was written.
 pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
-    memchr::memmem::find(raw, b"=?")?;
     let mut text = Vec::with_capacity(raw.len());
     let mut map = SourceMap::default();
     let (mut at, mut search, mut after_word) = (0, 0, false);
@@ -377,6 +376,13 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
         text.extend_from_slice(&raw[at..]);
     }
     Some((text, map))
+}
+
+/// Returns true if and only if `value` has an encoded word's `=?`: a `?`
+/// is rare in header values, so this is one short `memchr` for most (a
+/// `memmem` search per field cost 8% of mail mode's instructions).
+pub fn may_hold_encoded_word(value: &[u8]) -> bool {
+    memchr::memchr_iter(b'?', value).any(|q| q > 0 && value[q - 1] == b'=')
 }
 
 /// An RFC 2047 encoded word, `=?charset?B|Q?text?=`, in a decodable

@@ -769,12 +769,15 @@ impl<'m> Parts<'m, '_> {
     /// Each header field's value, as it is.
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
         for field in &head.fields {
+            // Its encoded words decoded (RFC 2047), with offsets in it.
+            let decoded = decode::may_hold_encoded_word(field.value)
+                .then(|| decode::encoded_words(field.value))
+                .flatten();
+            let text = decoded.as_ref().map_or(field.value, |(text, _)| text);
             // A field whose every `:` fails the core's test (most hold
             // none, or only times: `Date`, `Received`) holds nothing to
-            // report, unless an encoded word hides one: no part is made of
-            // it.
-            let encoded = memchr::memmem::find(field.value, b"=?").is_some();
-            if !self.all_fields && !encoded && !may_hold_candidate(field.value) {
+            // report: no part is made of it.
+            if !self.all_fields && !may_hold_candidate(text) {
                 continue;
             }
             let Some(at) = offset_within(frame.raw(), field.value) else {
@@ -790,10 +793,10 @@ impl<'m> Parts<'m, '_> {
                 }
                 Frame::Detached { .. } => Label::Header(Cow::Owned(field.name.to_vec())),
             };
-            let (text, place) = self.located_range(frame, at..at + field.value.len());
-            let part = match encoded.then(|| decode::encoded_words(&text)).flatten() {
-                Some((decoded, map)) => self.part(Cow::Owned(decoded), vec![map], place, label),
-                None => self.part(text, Vec::new(), place, label),
+            let (written, place) = self.located_range(frame, at..at + field.value.len());
+            let part = match decoded {
+                Some((text, map)) => self.part(Cow::Owned(text), vec![map], place, label),
+                None => self.part(written, Vec::new(), place, label),
             };
             self.add(part);
         }
