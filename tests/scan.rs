@@ -760,6 +760,11 @@ fn iris_are_read_whole_and_mapped_to_uris() {
         "|https://fa.wikipedia.org/wiki/می\u{200C}خواهم| و",
         ["https://fa.wikipedia.org/wiki/%D9%85%DB%8C%E2%80%8C%D8%AE%D9%88%D8%A7%D9%87%D9%85"]
     );
+    // A joiner that joins nothing is not the URI's.
+    t!(
+        "see |https://a.example/path|\u{200C} next (|https://a.example/x|\u{200C})",
+        ["https://a.example/path", "https://a.example/x"]
+    );
     // Inside brackets and quotes too, wrapped or not.
     t!(
         "<|http://例え.jp/パス/\n  次|> \"|https://ü.de/ä|\"",

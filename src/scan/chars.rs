@@ -35,9 +35,26 @@ pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
 
 /// The length of the non-ASCII word character at the start of `bytes`,
 /// `None` when there is none (see [`run_len`] for `more`).
+///
+/// A zero-width joiner or non-joiner is one only when a non-ASCII word
+/// character other than a joiner follows it (`می‌خواهم`, an emoji
+/// sequence): one at the end of a run joins nothing, and is left out as
+/// punctuation is. The look is one character ahead, so a run of joiners
+/// costs no more than other characters.
 #[inline]
 pub fn word_char_len(bytes: &[u8], more: bool) -> Option<usize> {
     match ucs::decode(bytes) {
+        Some((c, len)) if ucs::is_joiner(c) => {
+            let rest = &bytes[len..];
+            let joins = match ucs::decode(rest) {
+                Some((next, _)) => {
+                    !next.is_ascii() && ucs::is_word_char(next) && !ucs::is_joiner(next)
+                }
+                // What follows is still to come.
+                None => more && (rest.is_empty() || is_cut_char(rest)),
+            };
+            joins.then_some(len)
+        }
         Some((c, len)) => (!c.is_ascii() && ucs::is_word_char(c)).then_some(len),
         None => (more && is_cut_char(bytes)).then_some(bytes.len()),
     }
@@ -90,6 +107,16 @@ mod tests {
         let cut = &"http://x.org/東".as_bytes()[..15];
         assert_eq!(len(cut, true), 15);
         assert_eq!(len(cut, false), 13);
+        // A joiner joins two word characters, or waits for what follows.
+        let zwnj = "http://x.org/می\u{200C}خواهم \u{200C} http://x.org/a\u{200C}";
+        let zwnj = zwnj.as_bytes();
+        assert_eq!(len(zwnj, false), 30);
+        assert_eq!(len(&zwnj[..20], false), 17, "one at the end");
+        assert_eq!(len(&zwnj[..20], true), 20, "one at the end, more to come");
+        assert_eq!(len(&zwnj[..21], true), 21, "cut after it");
+        assert_eq!(len(&zwnj[31..], false), 0, "before a space");
+        assert_eq!(len(&zwnj[35..], false), 14, "at the input's end");
+        assert_eq!(len("http://x.org/\u{200C}\u{200C}ه".as_bytes(), false), 13);
     }
 
     #[test]

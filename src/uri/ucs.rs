@@ -126,6 +126,14 @@ pub(crate) fn is_word_char(c: char) -> bool {
         )
 }
 
+/// Returns true if and only if `c` is the zero-width non-joiner or joiner
+/// (U+200C, U+200D): word characters that join two others (see
+/// `scan::chars::word_char_len`).
+#[inline]
+pub(crate) fn is_joiner(c: char) -> bool {
+    matches!(c, '\u{200C}' | '\u{200D}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
