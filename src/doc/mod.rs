@@ -499,7 +499,10 @@ mod tests {
                     <meta content=\"https://s.example/share?url=https://b.example/\">\n\
                     <meta http-equiv=\"refresh\" content=\"0;next.html\">\n\
                     <meta http-equiv=\"refresh\" content=\" 5 , URL = 'then.html'\">\n\
-                    <meta http-equiv=\"refresh\" content=\"5\">\n";
+                    <meta http-equiv=\"refresh\" content=\"5\">\n\
+                    <meta property=\"article:published_time\" content=\"2024-01-15\">\n\
+                    <meta itemprop=\"price\" content=\"19.99 EUR\">\n\
+                    <meta name=\"description\" content=\"3 ways: https://tips.example/w\">\n";
         assert_eq!(
             links(DocKind::Html, html, Some("https://d.example/a/")),
             [
@@ -511,6 +514,7 @@ mod tests {
                 ),
                 ("https://d.example/a/next.html".to_string(), 3, 39),
                 ("https://d.example/a/then.html".to_string(), 4, 49),
+                ("https://tips.example/w".to_string(), 8, 43),
             ]
         );
     }

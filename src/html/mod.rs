@@ -523,14 +523,21 @@ fn references(value: &Reading, kind: LinkKind) -> Vec<Reference> {
         .collect()
 }
 
-/// Whether a `<meta content>` value is a refresh's (`5`, `0; url=…`): it
-/// starts with a time, as HTML requires; any other (`og:url`'s and
-/// `twitter:image`'s URIs, a description) is read as other attributes are.
+/// Whether a `<meta content>` value is a refresh's (`5`, `0; url=…`,
+/// `0,next.html`): a time, as HTML requires, then nothing, or `;` or `,`.
+/// Any other (`og:url`'s and `twitter:image`'s URIs, a date, a price, a
+/// description that starts with a number) is read as other attributes
+/// are. *Judgement call:* HTML also takes a blank alone after the time
+/// (`5 url=…`); so would a description (`3 ways to …`), and `http-equiv`
+/// may come after `content`, so the separator is required.
 fn is_refresh(value: &[u8]) -> bool {
-    value
-        .trim_ascii_start()
-        .first()
-        .is_some_and(|&b| b.is_ascii_digit() || b == b'.')
+    let value = value.trim_ascii();
+    let time = value
+        .iter()
+        .take_while(|b| b.is_ascii_digit() || **b == b'.')
+        .count();
+    let rest = value[time..].trim_ascii_start();
+    time > 0 && matches!(rest.first(), None | Some(b';' | b','))
 }
 
 /// `text[start..end]` less the ASCII whitespace around it.

@@ -766,7 +766,7 @@ impl<'m> Parts<'m, '_> {
         );
     }
 
-    /// Each header field's value, as it is.
+    /// Each header field's value, its RFC 2047 encoded words decoded.
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
         for field in &head.fields {
             // Its encoded words decoded (RFC 2047), with offsets in it.
