@@ -36,7 +36,7 @@
 //!   tokenization rules; character references decoded by them). The
 //!   values of `href`, `src`, `srcset` (each candidate), `action`, `cite`,
 //!   `poster`, `formaction`, `background`, `longdesc`, `<object data>` and
-//!   a refresh's URL (a `<meta content>` that starts with a time, `0;
+//!   a refresh's URL (a `<meta content>` that is a time and `;`, `0;
 //!   url=next.html`) are links, taken whole, less the
 //!   blanks around them. `<base href>` (the first) is the document's base
 //!   (section 5.1.1); it wins over the base given, against which it is
