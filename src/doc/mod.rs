@@ -60,8 +60,9 @@
 //!   references, which are reported as the scanner reports an IRI in text
 //!   ([`ScannerBuilder::iri`](crate::ScannerBuilder::iri): the URI it maps
 //!   to, with [`Found::iri`](crate::Found::iri) as written, by default);
-//!   one that is neither (spaces) is left out. An empty one is left out. An absolute one without `//` whose scheme the scanner does not
-//!   know is left out, as in the text (unless
+//!   one that is neither (spaces) is left out. An empty one is left out.
+//!   An absolute one without `//` whose scheme the scanner does not know
+//!   is left out, as in the text (unless
 //!   [`ScannerBuilder::any_scheme`](crate::ScannerBuilder::any_scheme)):
 //!   *judgement call*, for the rustdoc paths that READMEs generated from
 //!   doc comments give as destinations (`[Vec]: alloc::vec::Vec`, which

@@ -394,7 +394,7 @@ impl Reader<'_> {
         let src = self.at + span.start;
         if self.mode == LinkAttributes::Named {
             let kind = link_attribute(&self.tag, &self.attribute)
-                .filter(|&kind| kind != LinkKind::Refresh || is_refresh(value));
+                .filter(|&kind| kind != LinkKind::Refresh || refresh_url(value).is_some());
             if let Some(kind) = kind {
                 let mut decoded = Reading::default();
                 decoded.aligned(value, source, src);
@@ -442,7 +442,7 @@ fn link_attribute(tag: &[u8], name: &[u8]) -> Option<LinkKind> {
         b"data" if tag == b"object" => LinkKind::Whole,
         b"srcset" | b"imagesrcset" => LinkKind::SourceSet,
         // *Judgement call:* any `<meta content>` that reads as a refresh's
-        // (`is_refresh`): the `http-equiv` may come after `content`.
+        // (`refresh_url`): the `http-equiv` may come after `content`.
         b"content" if tag == b"meta" => LinkKind::Refresh,
         _ => return None,
     })
@@ -477,29 +477,9 @@ fn references(value: &Reading, kind: LinkKind) -> Vec<Reference> {
             }
         }
         LinkKind::Refresh => {
-            // As HTML reads a refresh: a time, then `;` or `,`, then the
-            // URL, after `url=` or not.
-            let blanks = |at: usize| {
-                at + text[at..]
-                    .iter()
-                    .take_while(|b| b.is_ascii_whitespace())
-                    .count()
+            let Some(at) = refresh_url(text) else {
+                return Vec::new();
             };
-            let mut at = blanks(0);
-            at += text[at..]
-                .iter()
-                .take_while(|b| b.is_ascii_digit() || **b == b'.')
-                .count();
-            at = blanks(at);
-            if matches!(text.get(at), Some(b';' | b',')) {
-                at = blanks(at + 1);
-            }
-            if text.len() >= at + 3 && text[at..at + 3].eq_ignore_ascii_case(b"url") {
-                let equals = blanks(at + 3);
-                if text.get(equals) == Some(&b'=') {
-                    at = blanks(equals + 1);
-                }
-            }
             let mut span = trimmed(text, at, text.len());
             if let Some(&q @ (b'"' | b'\'')) = text.get(span.start) {
                 span.start += 1;
@@ -523,21 +503,41 @@ fn references(value: &Reading, kind: LinkKind) -> Vec<Reference> {
         .collect()
 }
 
-/// Whether a `<meta content>` value is a refresh's (`5`, `0; url=…`,
-/// `0,next.html`): a time, as HTML requires, then nothing, or `;` or `,`.
-/// Any other (`og:url`'s and `twitter:image`'s URIs, a date, a price, a
-/// description that starts with a number) is read as other attributes
-/// are. *Judgement call:* HTML also takes a blank alone after the time
-/// (`5 url=…`); so would a description (`3 ways to …`), and `http-equiv`
-/// may come after `content`, so the separator is required.
-fn is_refresh(value: &[u8]) -> bool {
-    let value = value.trim_ascii();
-    let time = value
+/// Where the URL of a refresh's `<meta content>` starts, as HTML reads
+/// one (`0; url=next.html`, `0,next.html`, `5`): past a time, `;` or `,`,
+/// and `url=` if it is written; `None` when `text` is not a refresh's,
+/// which has a time and then nothing, `;` or `,`. Any other value
+/// (`og:url`'s and `twitter:image`'s URIs, a date, a price, a description
+/// that starts with a number) is read as other attributes are.
+/// *Judgement call:* HTML also takes a blank alone after the time (`5
+/// url=…`); so would a description (`3 ways to …`), and `http-equiv` may
+/// come after `content`, so the separator is required.
+fn refresh_url(text: &[u8]) -> Option<usize> {
+    let blanks = |at: usize| {
+        at + text[at..]
+            .iter()
+            .take_while(|b| b.is_ascii_whitespace())
+            .count()
+    };
+    let start = blanks(0);
+    let time = text[start..]
         .iter()
         .take_while(|b| b.is_ascii_digit() || **b == b'.')
         .count();
-    let rest = value[time..].trim_ascii_start();
-    time > 0 && matches!(rest.first(), None | Some(b';' | b','))
+    let mut at = blanks(start + time);
+    match text.get(at) {
+        _ if time == 0 => return None,
+        None => return Some(at),
+        Some(b';' | b',') => at = blanks(at + 1),
+        Some(_) => return None,
+    }
+    if text.len() >= at + 3 && text[at..at + 3].eq_ignore_ascii_case(b"url") {
+        let equals = blanks(at + 3);
+        if text.get(equals) == Some(&b'=') {
+            at = blanks(equals + 1);
+        }
+    }
+    Some(at)
 }
 
 /// `text[start..end]` less the ASCII whitespace around it.

@@ -325,16 +325,25 @@ fn is_upper_hex(b: u8) -> bool {
 /// As for bodies, the charset is not converted: a URI is ASCII, which an
 /// ASCII-compatible charset keeps. A word in another charset (UTF-16,
 /// UTF-32, UTF-7), or whose base64 is broken, is left as it was written.
+///
+/// A `?` is rare in header values: most are passed over with one short
+/// `memchr` (a `memmem` search per field cost 8% of mail mode's
+/// instructions).
 pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
-    let mut text = Vec::with_capacity(raw.len());
-    let mut map = SourceMap::default();
-    let (mut at, mut search, mut after_word) = (0, 0, false);
-    while let Some(p) = memchr::memmem::find(&raw[search..], b"=?") {
-        let start = search + p;
+    let mut out: Option<(Vec<u8>, SourceMap)> = None;
+    // Where the text not yet given to `out` starts.
+    let mut at = 0;
+    for q in memchr::memchr_iter(b'?', raw) {
+        if q == 0 || q - 1 < at || raw[q - 1] != b'=' {
+            continue;
+        }
+        let start = q - 1;
         let Some(word) = EncodedWord::at(raw, start) else {
-            search = start + 2;
             continue;
         };
+        let after_word = out.is_some();
+        let (text, map) =
+            out.get_or_insert_with(|| (Vec::with_capacity(raw.len()), SourceMap::default()));
         let between = &raw[at..start];
         // Blanks between two encoded words are not text (RFC 2047 6.2).
         let joins_words = after_word && between.iter().all(u8::is_ascii_whitespace);
@@ -342,35 +351,16 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
             map.copied(text.len(), at);
             text.extend_from_slice(between);
         }
-        let encoded = &raw[word.text.clone()];
-        if word.is_base64 {
-            let d = base64(encoded, word.text.start);
-            map.append(&d.map, text.len());
-            text.extend_from_slice(&d.text);
-        } else {
-            let mut i = 0;
-            while let Some(&b) = encoded.get(i) {
-                let escaped = match encoded[i + 1..] {
-                    [hi, lo, ..] if b == b'=' => hex(hi).zip(hex(lo)).map(|(h, l)| h << 4 | l),
-                    _ => None,
-                };
-                let (byte, len) = match (b, escaped) {
-                    (_, Some(byte)) => (byte, 3),
-                    (b'_', None) => (b' ', 1),
-                    (b, None) => (b, 1),
-                };
-                map.push(text.len(), word.text.start + i, 1, len);
-                text.push(byte);
-                i += len as usize;
+        match word.text {
+            WordText::Q(range) => q_word(&raw[range.clone()], range.start, text, map),
+            WordText::B(decoded) => {
+                map.append(&decoded.map, text.len());
+                text.extend_from_slice(&decoded.text);
             }
         }
-        after_word = true;
         at = word.end;
-        search = word.end;
     }
-    if !after_word {
-        return None;
-    }
+    let (mut text, mut map) = out?;
     if at < raw.len() {
         map.copied(text.len(), at);
         text.extend_from_slice(&raw[at..]);
@@ -378,21 +368,41 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
     Some((text, map))
 }
 
-/// Returns true if and only if `value` has an encoded word's `=?`: a `?`
-/// is rare in header values, so this is one short `memchr` for most (a
-/// `memmem` search per field cost 8% of mail mode's instructions).
-pub fn may_hold_encoded_word(value: &[u8]) -> bool {
-    memchr::memchr_iter(b'?', value).any(|q| q > 0 && value[q - 1] == b'=')
+/// Appends the text of a Q encoded word (RFC 2047 4.2), found at offset
+/// `base` of its source, decoded to `text`, and its places to `map`:
+/// quoted-printable's `=XX`, and `_` for a space. It holds no blanks, so
+/// no soft line breaks.
+fn q_word(raw: &[u8], base: usize, text: &mut Vec<u8>, map: &mut SourceMap) {
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        let escaped = match raw[i + 1..] {
+            [hi, lo, ..] if b == b'=' => hex(hi).zip(hex(lo)).map(|(h, l)| h << 4 | l),
+            _ => None,
+        };
+        let (byte, len) = match (b, escaped) {
+            (_, Some(byte)) => (byte, 3),
+            (b'_', None) => (b' ', 1),
+            (b, None) => (b, 1),
+        };
+        map.push(text.len(), base + i, 1, len);
+        text.push(byte);
+        i += len as usize;
+    }
 }
 
 /// An RFC 2047 encoded word, `=?charset?B|Q?text?=`, in a decodable
 /// charset (not UTF-16, UTF-32 nor UTF-7), with base64 text that decodes.
 struct EncodedWord {
-    is_base64: bool,
-    /// Where its encoded text is, in the value.
-    text: std::ops::Range<usize>,
-    /// Where it ends, past its `?=`.
+    text: WordText,
+    /// Where it ends in the value, past its `?=`.
     end: usize,
+}
+
+/// An encoded word's text: where a Q word's is in the value, and a B
+/// word's decoded (to tell that its base64 is whole, it is decoded once).
+enum WordText {
+    Q(std::ops::Range<usize>),
+    B(Decoded),
 }
 
 impl EncodedWord {
@@ -424,12 +434,17 @@ impl EncodedWord {
         if wide.iter().any(|w| charset.starts_with(w)) {
             return None;
         }
-        if is_base64 && base64(&raw[from..from + len], 0).malformed {
-            return None;
-        }
+        let text = if is_base64 {
+            let decoded = base64(&raw[from..from + len], from);
+            if decoded.malformed {
+                return None;
+            }
+            WordText::B(decoded)
+        } else {
+            WordText::Q(from..from + len)
+        };
         Some(EncodedWord {
-            is_base64,
-            text: from..from + len,
+            text,
             end: from + len + 2,
         })
     }

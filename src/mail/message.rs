@@ -770,9 +770,7 @@ impl<'m> Parts<'m, '_> {
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
         for field in &head.fields {
             // Its encoded words decoded (RFC 2047), with offsets in it.
-            let decoded = decode::may_hold_encoded_word(field.value)
-                .then(|| decode::encoded_words(field.value))
-                .flatten();
+            let decoded = decode::encoded_words(field.value);
             let text = decoded.as_ref().map_or(field.value, |(text, _)| text);
             // A field whose every `:` fails the core's test (most hold
             // none, or only times: `Date`, `Received`) holds nothing to
