@@ -90,7 +90,6 @@
 mod html;
 #[cfg(any(feature = "mail", feature = "docs"))]
 mod reading;
-#[cfg(any(feature = "mail", feature = "docs", feature = "encoding"))]
 mod source_map;
 mod span;
 #[cfg(test)]

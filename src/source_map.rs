@@ -104,7 +104,6 @@ impl SourceMap {
     /// Forgets the pieces that place only decoded bytes before `out`
     /// (a stream's text that can no longer be asked about): the bytes from
     /// `out` on are placed as before. Amortized constant time per piece.
-    #[cfg(feature = "encoding")]
     pub fn forget_before(&mut self, out: usize) {
         let first = self
             .pieces
@@ -114,6 +113,12 @@ impl SourceMap {
         if first > 0 && 2 * first >= self.pieces.len() {
             self.pieces.drain(..first);
         }
+    }
+
+    /// Returns true if and only if the map is the identity (it has no
+    /// piece).
+    pub fn is_empty(&self) -> bool {
+        self.pieces.is_empty()
     }
 
     /// The source range of the decoded byte at `at`.

@@ -995,3 +995,57 @@ fn a_candidate_limit_past_the_largest_is_the_largest() {
         assert_eq!(found, ["http://a.example/", "http://b.example/"]);
     }
 }
+
+#[test]
+fn json_escapes_are_read_as_what_they_stand_for() {
+    // Go's encoding/json writes `&`, `<`, `>` as `\u0026`, `\u003c`,
+    // `\u003e`; the span is what was written, escapes and all.
+    t!(
+        r#"{"url":"|https://a.example/q?x=1\u0026y=2|"}"#,
+        ["https://a.example/q?x=1&y=2"]
+    );
+    t!(
+        r#"{"msg":"moved \u003c|https://old.example/a|\u003e"}"#,
+        ["https://old.example/a"]
+    );
+    // PHP's json_encode writes `/` as `\/`; a syslog prefix before the
+    // JSON; escaped quotes delimit.
+    t!(
+        r#"Nov 26 web app[7]: {"u":"|https:\/\/b.example\/c\/d|","r":"see \"|http://q.example/|\" now"}"#,
+        ["https://b.example/c/d", "http://q.example/"]
+    );
+    // A pretty-printed member, a non-ASCII letter, a line break.
+    t!(
+        "{\n  \"u\": \"|http:\\/\\/x.org\\/caf\\u00e9|\",\n  \"m\": \"|http://y.org/|\\nnext\"\n}",
+        ["http://x.org/caf%C3%A9", "http://y.org/"]
+    );
+    // Not decoded: a string that does not end on its line, a line that is
+    // not JSON (a C string), a backslash outside a string.
+    t!(r#"{"u":"|https://a.example/x|\/y"#, ["https://a.example/x"]);
+    t!(r#"puts("|http://c.example/|\n");"#, ["http://c.example/"]);
+    t!(r#"{"a":1} |http://d.example/|\/e"#, ["http://d.example/"]);
+    // Columns count the bytes as written.
+    let found = t!(
+        r#"{"a":"\/\/\/\u0026","u":"|http://e.example/\/f|"}"#,
+        ["http://e.example//f"]
+    );
+    assert_eq!(found[0].column(), 26);
+    let found = t!(
+        "x\n{\"a\":\"\\u00e9\\/\",\"u\":\"|http:\\/\\/f.example\\/|\"}",
+        ["http://f.example/"]
+    );
+    assert_eq!((found[0].line(), found[0].column()), (2, 22));
+    // A line longer than 64 KiB is read as written.
+    let long = format!(
+        r#"{{"pad":"{}","u":"|http:\/\/g.example\/|"}}"#,
+        "x".repeat(70_000)
+    );
+    check(&Scanner::new(), &long.replace('|', ""), &[]);
+    // And without the option, as written: `\u0026` and `\/` end a URI.
+    let raw = Scanner::builder().json_escapes(false).build();
+    check(
+        &raw,
+        r#"{"url":"|https://a.example/q?x=1|\u0026y=2","v":"https:\/\/b.example\/"}"#,
+        &["https://a.example/q?x=1"],
+    );
+}

@@ -304,6 +304,18 @@ pub fn shapes(len: u64) -> Vec<Case> {
             per_unit(1),
         ),
         shape(
+            "json-escapes",
+            "a JSON line whose URI is `\\/` x 20,000",
+            format!("{{\"u\":\"http:\\/\\/a{}\"}}\n", "\\/".repeat(20_000)),
+            per_unit(1),
+        ),
+        shape(
+            "json-unended",
+            "a JSON line of `\\/` x 30,000 whose string never ends",
+            format!("{{\"u\":\"http:{}\n", "\\/".repeat(30_000)),
+            Expect::Nothing,
+        ),
+        shape(
             "page-breaks",
             "a wrapped `<` across a page break whose footer holds a `<`",
             "<http://a/\n\n\nfooter <http://x/\n\x0c\nheader\n  b/\n\nnot a page break\n"

@@ -286,16 +286,18 @@ fn may_end_scheme(before: u8, after: u8) -> bool {
 
 /// Returns true if `text`, scanned as a whole input, may hold a candidate:
 /// some `:` of it, with a byte on each side, may end a scheme
-/// ([`may_end_scheme`]). When false, its scan reports nothing: every
-/// candidate starts at such a `:`. Most header fields that hold a `:`
-/// hold only times (`Date`, `Received`), and are passed over with this.
+/// ([`may_end_scheme`]), or is followed by a `\` (a JSON string's
+/// `https:\/\/`, decoded before it is scanned). When false, its scan
+/// reports nothing: every candidate starts at such a `:`. Most header
+/// fields that hold a `:` hold only times (`Date`, `Received`), and are
+/// passed over with this.
 #[cfg(any(feature = "mail", test))]
 pub(crate) fn may_hold_candidate(text: &[u8]) -> bool {
     memchr::memchr_iter(b':', text).any(|colon| {
         colon > 0
             && text
                 .get(colon + 1)
-                .is_some_and(|&after| may_end_scheme(text[colon - 1], after))
+                .is_some_and(|&after| after == b'\\' || may_end_scheme(text[colon - 1], after))
     })
 }
 

@@ -113,6 +113,12 @@
 //!    change of script, would cut real IRIs such as
 //!    `https://ja.wikipedia.org/wiki/東京`).
 //! 8. Relative references and bare `www.example.com` are not reported.
+//! 9. **JSON strings.** In a line of JSON (a log's `{"url":"https:\/\/…"}`,
+//!    a pretty-printed member), the escapes of its strings are read as what
+//!    they stand for (`\/`, `\u0026`, `\"`), and the URI is reported with
+//!    the span of what was written: see [`ScannerBuilder::json_escapes`].
+//!    *Judgement call:* `\n` in a JSON string is read as a blank, so that
+//!    lines count as written.
 //!
 //! Lines are counted by `\n` (so CRLF text counts right; a lone CR does not
 //! end a line) and columns in bytes, both from 1.
@@ -125,6 +131,7 @@ mod chunks;
 mod colons;
 mod core;
 mod cut;
+mod json;
 mod run;
 mod schemes;
 pub(crate) mod segments;
@@ -330,9 +337,8 @@ impl Found<'_> {
     }
 
     /// This find placed elsewhere: its text borrowed, at `span`, `line` and
-    /// `column`, in a message when `mail` says so (a document's text is
-    /// placed in its source this way too).
-    #[cfg(any(feature = "mail", feature = "docs"))]
+    /// `column`, in a message when `mail` says so (a document's text, and
+    /// text with JSON escapes, are placed in their source this way too).
     pub(crate) fn placed<'a>(
         &'a self,
         span: Span,
@@ -435,6 +441,7 @@ pub struct ScannerBuilder {
     report_invalid: bool,
     max_candidate_len: usize,
     line_numbers: bool,
+    json_escapes: bool,
 }
 
 impl Default for ScannerBuilder {
@@ -446,6 +453,7 @@ impl Default for ScannerBuilder {
             report_invalid: false,
             max_candidate_len: DEFAULT_MAX_CANDIDATE_LEN,
             line_numbers: true,
+            json_escapes: true,
         }
     }
 }
@@ -503,6 +511,29 @@ impl ScannerBuilder {
     /// time over text with few URIs, such as RFCs). Default true.
     pub fn line_numbers(&mut self, yes: bool) -> &mut Self {
         self.line_numbers = yes;
+        self
+    }
+
+    /// When true, the escapes of JSON strings are read as what they stand
+    /// for, so that a URI a JSON log wrote escaped is found whole:
+    /// `{"url":"https:\/\/a.example\/?x=1\u0026y=2"}` gives
+    /// `https://a.example/?x=1&y=2`, with the span of the escaped text. A
+    /// line's strings are read from its first `"` after a `{` or `[` (or
+    /// from its start, when it starts with `"`), and only those that end on
+    /// their line, in lines of at most 64 KiB. `\n` and the other control
+    /// characters are read as a blank. When false, the text is scanned as
+    /// written (`\/` and `\u0026` end a URI). Default true.
+    ///
+    /// ```
+    /// use uriscan::Scanner;
+    ///
+    /// let log = br#"{"level":"info","url":"https:\/\/a.example\/q?x=1\u0026y=2"}"#;
+    /// let found: Vec<_> = Scanner::new().find_iter(log).collect();
+    /// assert_eq!(found[0].as_str(), "https://a.example/q?x=1&y=2");
+    /// assert_eq!(&log[found[0].span().start..found[0].span().end], br"https:\/\/a.example\/q?x=1\u0026y=2");
+    /// ```
+    pub fn json_escapes(&mut self, yes: bool) -> &mut Self {
+        self.json_escapes = yes;
         self
     }
 
@@ -590,9 +621,15 @@ impl Scanner {
     /// Candidates longer than the maximum candidate length are skipped; use
     /// [`Scanner::scan_slice`] to hear about them.
     pub fn find_iter<'s, 'h>(&'s self, haystack: &'h [u8]) -> FindIter<'s, 'h> {
+        let decoded = self
+            .config
+            .json_escapes
+            .then(|| json::decode_slice(haystack, 0, 0))
+            .flatten();
         FindIter {
             core: Core::new(self),
             haystack,
+            decoded,
             queue: VecDeque::new(),
             done: false,
         }
@@ -624,6 +661,28 @@ impl Scanner {
         sink: &mut S,
     ) -> io::Result<bool> {
         debug_assert!(win.eof, "a window scanned whole ends with its input");
+        if self.config.json_escapes {
+            let from = json::line_start_from(win.hay, core.pos - win.offset);
+            if let Some((text, map)) = json::decode_slice(win.hay, from, win.offset) {
+                let decoded = Window {
+                    hay: &text,
+                    offset: win.offset,
+                    eof: true,
+                };
+                return self.scan_decoded_window(&decoded, core, &mut json::Placing { sink, map });
+            }
+        }
+        self.scan_decoded_window(win, core, sink)
+    }
+
+    /// [`Scanner::scan_window`] of text whose JSON strings are decoded (or
+    /// that is not to be decoded).
+    fn scan_decoded_window<S: Sink + ?Sized>(
+        &self,
+        win: &Window<'_>,
+        core: &mut Core<'_>,
+        sink: &mut S,
+    ) -> io::Result<bool> {
         let mut report = ToSink(sink);
         loop {
             match core.step(win, &mut report)? {
@@ -679,6 +738,9 @@ impl Scanner {
 pub struct FindIter<'s, 'h> {
     core: Core<'s>,
     haystack: &'h [u8],
+    /// The haystack with its JSON strings decoded, and its map, when that
+    /// changed it ([`ScannerBuilder::json_escapes`]).
+    decoded: Option<(Vec<u8>, crate::source_map::SourceMap)>,
     queue: VecDeque<Found<'h>>,
     done: bool,
 }
@@ -700,15 +762,34 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Found<'h>;
 
     fn next(&mut self) -> Option<Found<'h>> {
+        let Some((text, map)) = &self.decoded else {
+            let win = Window {
+                hay: self.haystack,
+                offset: 0,
+                eof: true,
+            };
+            while self.queue.is_empty() && !self.done {
+                let step = self
+                    .core
+                    .step(&win, &mut self.queue)
+                    .expect("the queue never fails");
+                self.done = step != Step::Progress;
+            }
+            return self.queue.pop_front();
+        };
         let win = Window {
-            hay: self.haystack,
+            hay: text,
             offset: 0,
             eof: true,
         };
-        while self.queue.is_empty() && !self.done {
+        let mut placed = PlacedQueue {
+            queue: &mut self.queue,
+            map,
+        };
+        while placed.queue.is_empty() && !self.done {
             let step = self
                 .core
-                .step(&win, &mut self.queue)
+                .step(&win, &mut placed)
                 .expect("the queue never fails");
             self.done = step != Step::Progress;
         }
@@ -717,3 +798,23 @@ impl<'h> Iterator for FindIter<'_, 'h> {
 }
 
 impl std::iter::FusedIterator for FindIter<'_, '_> {}
+
+/// The slice iterator's receiver for decoded text: each URI is placed in
+/// the haystack, its text owned, and waits in the queue.
+struct PlacedQueue<'q, 'h> {
+    queue: &'q mut VecDeque<Found<'h>>,
+    map: &'q crate::source_map::SourceMap,
+}
+
+impl Report<'_> for PlacedQueue<'_, '_> {
+    fn found(&mut self, found: Found<'_>) -> io::Result<bool> {
+        let (span, column) = json::place(self.map, &found);
+        let placed = found.placed(span, found.line(), column, None).into_owned();
+        self.queue.push_back(placed);
+        Ok(true)
+    }
+
+    fn too_long(&mut self, _start: usize, _line: u64) -> io::Result<bool> {
+        Ok(true)
+    }
+}

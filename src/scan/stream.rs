@@ -5,21 +5,26 @@
 use std::io::{self, Read};
 
 use super::core::{Core, Step, ToSink, Window, LOOKBACK, SLACK};
+use super::json::{Placing, StreamDecoder};
 use super::{Scanner, Sink};
+use crate::source_map::SourceMap;
 
 /// How many bytes one read asks for, at least.
 const READ_SIZE: usize = 64 * 1024;
 
 /// Scans everything `rdr` gives, in reads of `read_size` bytes (0 for the
 /// default), with a buffer of at most
-/// `LOOKBACK + max_candidate_len + SLACK + max(read_size, READ_SIZE)` bytes.
+/// `LOOKBACK + max_candidate_len + SLACK + max(read_size, READ_SIZE)` bytes,
+/// and 64 KiB more when it decodes JSON escapes (the line it holds back).
 ///
 /// # Invariants
 ///
-/// `buf[..end]` holds the input from absolute offset `offset`; it always
-/// holds the [`LOOKBACK`] bytes before `state.pos` (or starts at offset 0),
-/// which is what the core needs to decide like the slice iterator does
-/// (see [`super::core`]).
+/// `buf[..end]` holds the input from absolute offset `offset`, its lines
+/// read whole decoded as text (`text.shown` bytes; see `json.rs`) and then
+/// the line not yet read whole as it was read; it always holds the
+/// [`LOOKBACK`] bytes before `state.pos` (or starts at offset 0), which is
+/// what the core needs to decide like the slice iterator does (see
+/// [`super::core`]).
 pub(crate) fn scan_reader<R: Read, S: Sink>(
     scanner: &Scanner,
     rdr: R,
@@ -85,7 +90,9 @@ pub(crate) fn scan_reader_from<R: Read, S: Sink>(
     debug_assert!(resume.before.len() <= LOOKBACK);
     // 0 asks for the default.
     let read_size = if read_size == 0 { READ_SIZE } else { read_size };
-    let capacity = LOOKBACK + scanner.config.max_candidate_len + SLACK + read_size.max(READ_SIZE);
+    let held = StreamDecoder::new(scanner.config.json_escapes, 0, 0).room();
+    let capacity =
+        LOOKBACK + scanner.config.max_candidate_len + SLACK + read_size.max(READ_SIZE) + held;
     let mut buf = take_buffer(capacity);
     buf[..resume.before.len()].copy_from_slice(resume.before);
     let result = scan_with_buffer(scanner, resume, rdr, sink, read_size, end_line, &mut buf);
@@ -131,12 +138,19 @@ fn scan_with_buffer<R: Read, S: Sink>(
     let mut offset = resume.pos - end;
     let mut eof = false;
     let mut core = Core::starting_at(scanner, resume.pos, resume.line, resume.line_start);
-    let mut report = ToSink(&mut sink);
+    // The core is shown `buf[..text.shown]`: with JSON escapes decoded, the
+    // lines read whole (see `json.rs`), placed back by the sink.
+    let mut text = StreamDecoder::new(scanner.config.json_escapes, end, resume.pos);
+    let mut placing = Placing {
+        sink: &mut sink,
+        map: SourceMap::default(),
+    };
+    let mut report = ToSink(&mut placing);
     // The candidate the core waits on, if any: see the read loop below.
     let mut pending: Option<Pending> = None;
     loop {
         let win = Window {
-            hay: &buf[..end],
+            hay: &buf[..text.shown],
             offset,
             eof,
         };
@@ -145,7 +159,7 @@ fn scan_with_buffer<R: Read, S: Sink>(
             Step::Stopped => return Ok(core.lines.line()),
             Step::Exhausted if eof => {
                 if end_line == EndLine::Needed {
-                    core.lines.advance(&win, offset + end);
+                    core.lines.advance(&win, offset + text.shown);
                 }
                 return Ok(core.lines.line());
             }
@@ -158,12 +172,14 @@ fn scan_with_buffer<R: Read, S: Sink>(
         buf.copy_within(keep_from..end, 0);
         offset += keep_from;
         end -= keep_from;
+        text.rolled(keep_from);
+        report.0.map.forget_before(offset);
         // INVARIANT: the core never asks for more than LOOKBACK +
         // max_candidate_len + SLACK bytes around `pos`, so after a roll
         // there is room to read.
         debug_assert!(end < capacity, "the roll buffer is full");
         pending = if need_more {
-            Some(Pending::after(pending, core.pos, offset + end))
+            Some(Pending::after(pending, core.pos, offset + text.shown))
         } else {
             None
         };
@@ -177,7 +193,7 @@ fn scan_with_buffer<R: Read, S: Sink>(
                 Err(err) => {
                     // Deliver what the bytes already read decide, then fail.
                     let win = Window {
-                        hay: &buf[..end],
+                        hay: &buf[..text.shown],
                         offset,
                         eof: false,
                     };
@@ -190,12 +206,13 @@ fn scan_with_buffer<R: Read, S: Sink>(
                     }
                 }
             };
-            let read = end..end + n;
-            end += n;
+            let full = end + n == want;
+            let line_break = memchr::memchr(b'\n', &buf[end..end + n]).is_some();
             eof = n == 0;
+            end = text.decode(buf, end, end + n, eof, offset, &mut report.0.map);
             let step = match &mut pending {
                 None => true,
-                Some(p) => p.step_after(offset + end, end == want, &buf[read]),
+                Some(p) => p.step_after(offset + text.shown, full, line_break),
             };
             if eof || end == capacity || step {
                 break;
@@ -244,13 +261,13 @@ impl Pending {
     }
 
     /// Whether to step again, the buffer now reaching absolute offset
-    /// `end` after a read that brought `read`, `full` if it filled all the
-    /// room it was given.
-    fn step_after(&mut self, end: usize, full: bool, read: &[u8]) -> bool {
+    /// `end` after a read, which brought a line break when `line_break`,
+    /// `full` if it filled all the room it was given.
+    fn step_after(&mut self, end: usize, full: bool, line_break: bool) -> bool {
         if end >= self.due {
             return true;
         }
-        if !full && !self.early && memchr::memchr(b'\n', read).is_some() {
+        if !full && !self.early && line_break {
             self.early = true;
             return true;
         }

@@ -242,6 +242,17 @@ pub struct Args {
     #[arg(long)]
     pub no_mail: bool,
 
+    /// Scan JSON strings as written, escapes and all.
+    ///
+    /// By default, in a line of JSON (a log's `{"url":"https:\/\/..."}`, a
+    /// member of pretty-printed JSON), the escapes of each string that ends
+    /// on its line are read as what they stand for (`\/`, `\u0026`, `\"`),
+    /// so that an escaped URI is found whole; offsets and columns are still
+    /// those of the escaped text. With this flag `\/` and `\u0026` end a
+    /// URI, as any other `\` does.
+    #[arg(long)]
+    pub no_json_escapes: bool,
+
     /// The text encoding of the inputs: auto (the default), none, or a label.
     ///
     /// `auto` decodes an input that starts with a UTF-16 byte-order mark
@@ -735,6 +746,7 @@ impl Args {
             .max_candidate_len(self.max_candidate_len)
             // Counting lines is a pass over every byte: only when printed.
             .line_numbers(self.line_number || self.json)
+            .json_escapes(!self.no_json_escapes)
             .hyphen(match self.hyphen {
                 Hyphen::Keep => HyphenMode::Keep,
                 Hyphen::Drop => HyphenMode::Drop,

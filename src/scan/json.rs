@@ -1,0 +1,496 @@
+//! The escapes of JSON strings read as what they stand for, so that a URI
+//! a JSON log wrote escaped is found whole: Go's `encoding/json` writes
+//! `&`, `<` and `>` as `\u0026`, `\u003c` and `\u003e`, PHP's `json_encode`
+//! writes `/` as `\/`, and any encoder writes `"` as `\"`.
+//!
+//! # What is decoded
+//!
+//! A line's JSON strings are read from its first `"` when that is its
+//! first byte after blanks (a member of pretty-printed JSON), or else from
+//! the first `"` that follows a `{` or `[` and blanks (a JSON log line, with
+//! or without a prefix: `app[12]: {"msg":...}`). From there, each `"` opens
+//! a string, which ends at the next `"` not escaped. Only the escapes of a
+//! string that ends on its line are decoded, and only in lines of at most
+//! [`MAX_LINE`] bytes:
+//!
+//! - `\"`, `\\`, `\/` and `\uXXXX` (a surrogate pair as one character, a
+//!   lone surrogate as U+FFFD) become the character they stand for;
+//! - `\t` becomes a tab, and `\b`, `\f`, `\n`, `\r` and every `\u` escape
+//!   of a control character become a space: the decoded text has the
+//!   input's lines, so lines count the same in both. *Judgement call:* a
+//!   line break in a JSON string is a blank, not a line break, for the
+//!   hyphen rule and `<...>` too;
+//! - anything else after `\` is left as it is.
+//!
+//! So `{"url":"https:\/\/a.example\/?x=1\u0026y=2"}` gives
+//! `https://a.example/?x=1&y=2`, while a C string's `"http://a.example/\n"`
+//! (no `{"` before it) is read as written, which gives the same URI.
+//!
+//! # Why decoding keeps every safe cut
+//!
+//! Decoding changes only bytes strictly inside a string that ends on its
+//! line, never a line break, and never makes a line blank (a decoded line
+//! holds its strings' quotes). So the last token of a line either holds a
+//! string's closing `"` (written as it is, not a URI byte) and every byte
+//! after it as written, or was not decoded at all; the bytes before its
+//! blanks are as written too (a blank inside a string is followed, in the
+//! same token or a later one, by the string's `"`). What `is_safe_cut`
+//! judges of a line (its last token, what precedes it, form feeds, a line
+//! end `-`) is the same of the input and of its decoded text, and a cut at
+//! a line break starts a line, where decoding starts afresh: segments and
+//! chunks cut the input where its decoded text may be cut, and decode each
+//! on its own to the text the whole decodes to. A scan that starts at a
+//! cut looks back past its line break only over blanks, to a `<` or
+//! `URL:`, which in a decoded line is after its last string, as written.
+
+use std::io;
+
+use super::{Found, Sink};
+use crate::source_map::SourceMap;
+use crate::span::Span;
+
+/// The longest line whose strings are decoded, in bytes (its `\n` not
+/// counted): a scan of a stream holds back the line it has not read whole,
+/// up to this.
+pub(crate) const MAX_LINE: usize = 64 * 1024;
+
+/// One escape of a line: its bytes `at..at + len`, which stand for
+/// `text[..text_len]`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Escape {
+    at: usize,
+    len: usize,
+    text: [u8; 4],
+    text_len: usize,
+}
+
+const fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t')
+}
+
+/// Where the strings of `line` start being read: its first byte after
+/// blanks if that is `"`, else the first `"` after a `{` or `[` and
+/// blanks.
+fn strings_start(line: &[u8]) -> Option<usize> {
+    let first = line.iter().position(|&b| !is_blank(b))?;
+    if line[first] == b'"' {
+        return Some(first);
+    }
+    let mut from = first;
+    while let Some(i) = memchr::memchr2(b'{', b'[', &line[from..]) {
+        from += i + 1;
+        let next = from + line[from..].iter().position(|&b| !is_blank(b))?;
+        if line[next] == b'"' {
+            return Some(next);
+        }
+    }
+    None
+}
+
+/// Pushes onto `out` the escapes of the strings of `line` (one line, without
+/// its `\n`) that end on it, in order.
+fn escapes(line: &[u8], out: &mut Vec<Escape>) {
+    let Some(mut open) = strings_start(line) else {
+        return;
+    };
+    loop {
+        // `open` is the `"` that opens a string: where does it end?
+        let mut i = open + 1;
+        let close = loop {
+            let Some(rest) = line.get(i..) else { return };
+            match memchr::memchr2(b'"', b'\\', rest) {
+                Some(k) if line[i + k] == b'"' => break i + k,
+                Some(k) => i += k + 2,
+                None => return,
+            }
+        };
+        let string = &line[..close];
+        let mut j = open + 1;
+        while let Some(k) = memchr::memchr(b'\\', &string[j..]) {
+            let at = j + k;
+            match escape_at(string, at) {
+                Some(e) => {
+                    j = at + e.len;
+                    out.push(e);
+                }
+                None => j = at + 2,
+            }
+        }
+        match memchr::memchr(b'"', &line[close + 1..]) {
+            Some(k) => open = close + 1 + k,
+            None => return,
+        }
+    }
+}
+
+/// The escape at `at` (a `\`) of `string` (which ends where the string
+/// does), if it is one.
+fn escape_at(string: &[u8], at: usize) -> Option<Escape> {
+    let one = |b: u8| Escape {
+        at,
+        len: 2,
+        text: [b, 0, 0, 0],
+        text_len: 1,
+    };
+    match string.get(at + 1)? {
+        b'"' => Some(one(b'"')),
+        b'\\' => Some(one(b'\\')),
+        b'/' => Some(one(b'/')),
+        b't' => Some(one(b'\t')),
+        b'b' | b'f' | b'n' | b'r' => Some(one(b' ')),
+        b'u' => {
+            let unit = hex4(string, at + 2)?;
+            let (c, len) = match unit {
+                0xD800..=0xDBFF => match low_surrogate(string, at + 6) {
+                    Some(low) => {
+                        let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                        (char::from_u32(c)?, 12)
+                    }
+                    None => (char::REPLACEMENT_CHARACTER, 6),
+                },
+                0xDC00..=0xDFFF => (char::REPLACEMENT_CHARACTER, 6),
+                _ => (char::from_u32(unit)?, 6),
+            };
+            let c = if c.is_ascii_control() { ' ' } else { c };
+            let mut text = [0; 4];
+            let text_len = c.encode_utf8(&mut text).len();
+            Some(Escape {
+                at,
+                len,
+                text,
+                text_len,
+            })
+        }
+        _ => None,
+    }
+}
+
+/// The low surrogate written `\uXXXX` at `at` of `string`, if there is one.
+fn low_surrogate(string: &[u8], at: usize) -> Option<u32> {
+    if string.get(at..at + 2)? != b"\\u" {
+        return None;
+    }
+    hex4(string, at + 2).filter(|u| (0xDC00..=0xDFFF).contains(u))
+}
+
+/// The four hexadecimal digits at `at` of `s`, if they are.
+fn hex4(s: &[u8], at: usize) -> Option<u32> {
+    let digits = s.get(at..at + 4)?;
+    digits.iter().try_fold(0, |n, &d| {
+        let v = (d as char).to_digit(16)?;
+        Some(n << 4 | v)
+    })
+}
+
+/// Decodes, in place, the strings of the lines of `buf[from..to]`: each
+/// line whole, `from` at a line's start, the last line ending at `to` with
+/// or without its `\n`. The decoded text is written from `from`; returns
+/// where it ends. `at` and `src` are the absolute offsets of `buf[from]`
+/// in the decoded text and in the input; `map` is given a piece for each
+/// escape decoded (and the copy after it).
+pub(crate) fn decode_lines(
+    buf: &mut [u8],
+    from: usize,
+    to: usize,
+    (at, src): (usize, usize),
+    map: &mut SourceMap,
+) -> usize {
+    let (mut read, mut write) = (from, from);
+    let mut next = from;
+    let mut found = Vec::new();
+    // Each byte is searched for `\` once; each line that holds one is
+    // read to its ends, searched for strings and copied, once.
+    crate::work::examined(to - from);
+    while let Some(k) = memchr::memchr(b'\\', &buf[next..to]) {
+        let backslash = next + k;
+        let line_start =
+            memchr::memrchr(b'\n', &buf[read..backslash]).map_or(read, |p| read + p + 1);
+        let line_end = memchr::memchr(b'\n', &buf[backslash..to]).map_or(to, |p| backslash + p);
+        crate::work::examined(3 * (line_end - line_start));
+        if line_end - line_start <= MAX_LINE {
+            found.clear();
+            escapes(&buf[line_start..line_end], &mut found);
+            for e in &found {
+                let copy = line_start + e.at - read;
+                buf.copy_within(read..read + copy, write);
+                (read, write) = (read + copy, write + copy);
+                buf[write..write + e.text_len].copy_from_slice(&e.text[..e.text_len]);
+                map.push(
+                    at + write - from,
+                    src + read - from,
+                    e.text_len as u32,
+                    e.len as u32,
+                );
+                (read, write) = (read + e.len, write + e.text_len);
+                map.copied(at + write - from, src + read - from);
+            }
+        }
+        next = line_end;
+    }
+    if read != write {
+        buf.copy_within(read..to, write);
+    }
+    write + (to - read)
+}
+
+/// The JSON decoding of a stream's roll buffer: `buf[..shown]` is text
+/// the core may be shown (decoded, or not to be decoded), `buf[shown..end]`
+/// the bytes of the line not yet read whole, as they were read, which start
+/// at absolute offset `src` of the input.
+///
+/// # Invariants
+///
+/// `end − shown ≤ MAX_LINE`, unless `on` is false; `shown` is at a line's
+/// start, unless `long` (a line longer than [`MAX_LINE`] is being passed,
+/// as it was read, up to its `\n`).
+#[derive(Debug)]
+pub(crate) struct StreamDecoder {
+    on: bool,
+    pub shown: usize,
+    src: usize,
+    long: bool,
+}
+
+impl StreamDecoder {
+    /// The decoding of a buffer that holds `shown` bytes before absolute
+    /// offset `src`, a line's start; decoding nothing unless `on`.
+    pub fn new(on: bool, shown: usize, src: usize) -> StreamDecoder {
+        StreamDecoder {
+            on,
+            shown,
+            src,
+            long: false,
+        }
+    }
+
+    /// How many bytes more than the core's own the buffer must have room
+    /// for: the line held back.
+    pub fn room(&self) -> usize {
+        if self.on {
+            MAX_LINE + 1
+        } else {
+            0
+        }
+    }
+
+    /// The buffer was rolled: its first `by` bytes dropped.
+    pub fn rolled(&mut self, by: usize) {
+        self.shown -= by;
+    }
+
+    /// After a read that filled `buf[read..end]` (all of the input, when
+    /// `eof`), decodes the lines now whole in place; returns where the
+    /// buffer now ends. `offset` is the absolute (decoded) offset of
+    /// `buf[0]`; `map` is given the pieces of what is decoded. Only the
+    /// bytes read are searched for a line break (the line held back has
+    /// none), so a line read a byte at a time costs no more than one read
+    /// at once.
+    pub fn decode(
+        &mut self,
+        buf: &mut [u8],
+        read: usize,
+        end: usize,
+        eof: bool,
+        offset: usize,
+        map: &mut SourceMap,
+    ) -> usize {
+        if !self.on {
+            self.shown = end;
+            return end;
+        }
+        if self.long {
+            // The rest of a long line passes as it was read.
+            let passed = match memchr::memchr(b'\n', &buf[self.shown..end]) {
+                Some(p) => {
+                    self.long = false;
+                    p + 1
+                }
+                None => end - self.shown,
+            };
+            self.shown += passed;
+            self.src += passed;
+        }
+        let whole = if eof {
+            end
+        } else {
+            let from = read.max(self.shown);
+            memchr::memrchr(b'\n', &buf[from..end]).map_or(self.shown, |p| from + p + 1)
+        };
+        let at = (offset + self.shown, self.src);
+        let decoded = decode_lines(buf, self.shown, whole, at, map);
+        buf.copy_within(whole..end, decoded);
+        let end = end - (whole - decoded);
+        self.src += whole - self.shown;
+        self.shown = decoded;
+        if end - self.shown > MAX_LINE {
+            // A line this long is not decoded: it passes as it was read.
+            self.long = true;
+            self.src += end - self.shown;
+            self.shown = end;
+        }
+        end
+    }
+}
+
+/// The text of `hay` with the strings of its lines from `from` on (a
+/// line's start) decoded, and its map (absolute offsets, `hay` starting
+/// at `offset`); `None` when nothing is decoded.
+pub(crate) fn decode_slice(hay: &[u8], from: usize, offset: usize) -> Option<(Vec<u8>, SourceMap)> {
+    let line = first_decoded_line(hay, from)?;
+    let mut text = hay.to_vec();
+    let mut map = SourceMap::default();
+    let at = (offset + line, offset + line);
+    let end = decode_lines(&mut text, line, hay.len(), at, &mut map);
+    text.truncate(end);
+    Some((text, map))
+}
+
+/// The start of the first line of `hay` from `from` on (a line's start)
+/// that has an escape to decode, if one has: text with a `\` only outside
+/// JSON strings (a Windows path, TeX, a C string) is not copied.
+fn first_decoded_line(hay: &[u8], from: usize) -> Option<usize> {
+    let mut next = from;
+    let mut found = Vec::new();
+    while let Some(k) = memchr::memchr(b'\\', &hay[next..]) {
+        let backslash = next + k;
+        let line_start =
+            memchr::memrchr(b'\n', &hay[next..backslash]).map_or(next, |p| next + p + 1);
+        let line_end =
+            memchr::memchr(b'\n', &hay[backslash..]).map_or(hay.len(), |p| backslash + p);
+        crate::work::examined(line_end - next);
+        if line_end - line_start <= MAX_LINE {
+            escapes(&hay[line_start..line_end], &mut found);
+            if !found.is_empty() {
+                return Some(line_start);
+            }
+        }
+        next = line_end;
+    }
+    None
+}
+
+/// The first line start of `hay` at or after `pos`, where `hay` starts a
+/// line.
+pub(crate) fn line_start_from(hay: &[u8], pos: usize) -> usize {
+    if pos == 0 || hay[pos - 1] == b'\n' {
+        return pos;
+    }
+    memchr::memchr(b'\n', &hay[pos..]).map_or(hay.len(), |p| pos + p + 1)
+}
+
+/// Where `found`, found in decoded text, is in the input: its span and its
+/// column (counted in the input's bytes).
+pub(crate) fn place(map: &SourceMap, found: &Found<'_>) -> (Span, u64) {
+    let span = map.span(found.span());
+    let line_start = found.span().start + 1 - found.column() as usize;
+    let line_start = map.span(Span::new(line_start, line_start)).start;
+    (span, (span.start - line_start.min(span.start) + 1) as u64)
+}
+
+/// A sink given what is found in decoded text, which passes it on placed in
+/// the input by `map`.
+pub(crate) struct Placing<'s, S: ?Sized> {
+    pub sink: &'s mut S,
+    pub map: SourceMap,
+}
+
+impl<S: Sink + ?Sized> Sink for Placing<'_, S> {
+    fn found(&mut self, found: &Found<'_>) -> io::Result<bool> {
+        if self.map.is_empty() {
+            return self.sink.found(found);
+        }
+        let (span, column) = place(&self.map, found);
+        self.sink
+            .found(&found.placed(span, found.line(), column, None))
+    }
+
+    fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {
+        let start = self.map.span(Span::new(start, start)).start;
+        self.sink.too_long(start, line)
+    }
+
+    fn warning(&mut self, line: u64, warning: &str) -> io::Result<bool> {
+        self.sink.warning(line, warning)
+    }
+
+    fn before_read(&mut self) -> io::Result<bool> {
+        self.sink.before_read()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The decoded text of `input`, each line whole.
+    fn decoded(input: &str) -> String {
+        let mut buf = input.as_bytes().to_vec();
+        let end = decode_lines(&mut buf, 0, input.len(), (0, 0), &mut SourceMap::default());
+        buf.truncate(end);
+        String::from_utf8(buf).unwrap()
+    }
+
+    #[test]
+    fn the_escapes_of_json_strings_are_decoded() {
+        let cases = [
+            (
+                r#"{"url":"https:\/\/a.example\/?x=1\u0026y=2"}"#,
+                r#"{"url":"https://a.example/?x=1&y=2"}"#,
+            ),
+            (
+                r#"{"m":"see \"http://a.example/\"\n"}"#,
+                r#"{"m":"see "http://a.example/" "}"#,
+            ),
+            (
+                r#"  "u": "\u003chttp://a.example/\u003e","#,
+                r#"  "u": "<http://a.example/>","#,
+            ),
+            (
+                r#"app[7]: { "k": "a\\b\tc" }"#,
+                "app[7]: { \"k\": \"a\\b\tc\" }",
+            ),
+            // A surrogate pair, a lone one, a control, a non-ASCII letter.
+            (
+                r#"{"e":"\ud83d\ude00 \udc00 \u0007 \u00e9"}"#,
+                "{\"e\":\"\u{1F600} \u{FFFD}   \u{e9}\"}",
+            ),
+            // Not escapes: unknown, short, outside strings.
+            (r#"{"a":"\x \u12 \uZZZZ"}"#, r#"{"a":"\x \u12 \uZZZZ"}"#),
+            (r#"{"a":1} \/ "#, r#"{"a":1} \/ "#),
+            // Several lines, each read from its own start.
+            (
+                "{\"a\":\"\\/\"}\nC: \"x\\/\"\n\"\\/\"",
+                "{\"a\":\"/\"}\nC: \"x\\/\"\n\"/\"",
+            ),
+        ];
+        for (input, want) in cases {
+            assert_eq!(decoded(input), want, "{input}");
+        }
+    }
+
+    #[test]
+    fn a_string_not_ended_on_its_line_and_a_line_too_long_are_left_as_written() {
+        let unended = "{\"a\":\"x\\/y\n\"}";
+        assert_eq!(decoded(unended), unended);
+        // The first string ends; the second does not.
+        assert_eq!(decoded(r#"{"a":"\/","b":"\/"#), r#"{"a":"/","b":"\/"#);
+        let long = format!("{{\"a\":\"\\/{}\"}}", "x".repeat(MAX_LINE));
+        assert_eq!(decoded(&long), long);
+        let fits = format!("{{\"a\":\"\\/{}\"}}", "x".repeat(MAX_LINE - 10));
+        assert_eq!(decoded(&fits), fits.replacen("\\/", "/", 1));
+    }
+
+    #[test]
+    fn decoded_bytes_map_back_to_their_escapes() {
+        let input = b"x\n{\"u\":\"a\\/b\\u0026c\"}\n";
+        let (text, map) = decode_slice(input, 0, 100).unwrap();
+        assert_eq!(text, b"x\n{\"u\":\"a/b&c\"}\n");
+        // `/` came from `\/` at 10, `&` from `\u0026` at 13, `c` from 19.
+        assert_eq!(map.span(Span::new(109, 110)), Span::new(109, 111));
+        assert_eq!(map.span(Span::new(111, 112)), Span::new(112, 118));
+        assert_eq!(map.span(Span::new(108, 113)), Span::new(108, 119));
+        assert_eq!(map.span(Span::new(102, 102)), Span::new(102, 102));
+        assert!(decode_slice(b"{\"a\":\"\\x\"}", 0, 0).is_none());
+        assert!(decode_slice(b"no escape", 0, 0).is_none());
+    }
+}
