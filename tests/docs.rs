@@ -204,3 +204,37 @@ fn rustdoc_paths_as_destinations_come_only_with_any_scheme() {
         "https://docs.rs/x\nalloc::vec::Vec\n"
     );
 }
+
+/// Found by a black-box review: a sitemap's `&amp;` stayed in its URIs,
+/// and a feed's `&#38;` made a fragment of the rest of a query. XML is read with its references decoded, but in comments
+/// and CDATA sections, as XML reads them; positions are the file's.
+#[test]
+fn xml_is_read_with_its_references_decoded() {
+    let d = Dir::new();
+    let xml = "<urlset>\n<url><loc>https://a.example/?id=7&amp;c=red</loc></url>\n\
+               <link href=\"https://b.example/f?x=1&#38;y=2\"/>\n\
+               <!-- https://c.example/?a=1&amp;b=2 --><![CDATA[https://d.example/?e&amp;f]]>\n</urlset>\n";
+    d.create("sitemap.xml", xml);
+    d.create(
+        "logo.svg",
+        "<svg><a href=\"https://e.example/?p&amp;q\"/></svg>\n",
+    );
+    let o = d.command().args(["-n", "--column", "."]).stdout();
+    assert_eq!(
+        o,
+        "./logo.svg:1:15:https://e.example/?p&q\n\
+         ./sitemap.xml:2:11:https://a.example/?id=7&c=red\n\
+         ./sitemap.xml:3:13:https://b.example/f?x=1&y=2\n\
+         ./sitemap.xml:4:6:https://c.example/?a=1&amp;b=2\n\
+         ./sitemap.xml:4:49:https://d.example/?e&amp;f\n"
+    );
+    // As plain text, the references stay (and the feed's link is not a URI).
+    let o = d
+        .command()
+        .args(["--doc-mode", "off", "sitemap.xml"])
+        .stdout();
+    assert!(
+        o.starts_with("https://a.example/?id=7&amp;c=red\nhttps://b.example/f?x=1&#38;y=2\n"),
+        "{o}"
+    );
+}

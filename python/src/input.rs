@@ -34,7 +34,7 @@ pub struct Options {
 /// ``relative``, ``fragments``, ``skip_code``.
 #[derive(Clone, Debug, Default)]
 pub struct DocArgs {
-    /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, or
+    /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, `"xml"`, or
     /// `"auto"` (by `file_name`, as the command line's `--doc-mode auto`).
     pub doc: Option<String>,
     /// The name of the file scanned, when there is one.
@@ -51,6 +51,7 @@ pub fn kind_name(kind: DocKind) -> &'static str {
         DocKind::Html => "html",
         DocKind::Markdown => "markdown",
         DocKind::Man => "man",
+        DocKind::Xml => "xml",
     }
 }
 
@@ -70,6 +71,7 @@ impl DocOptions {
             Some("html") => Some(DocKind::Html),
             Some("markdown") => Some(DocKind::Markdown),
             Some("man") => Some(DocKind::Man),
+            Some("xml") => Some(DocKind::Xml),
             Some("auto") => match &args.file_name {
                 Some(name) => DocKind::from_file_name(name),
                 None => {
@@ -80,7 +82,7 @@ impl DocOptions {
             },
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
-                    "doc must be None, 'html', 'markdown' or 'man', not {other:?}"
+                    "doc must be None, 'html', 'markdown', 'man' or 'xml', not {other:?}"
                 )))
             }
         };
@@ -119,6 +121,7 @@ impl Options {
     pub fn new(
         mail: Option<bool>,
         any_scheme: bool,
+        json_escapes: bool,
         hyphen: &str,
         iri: &str,
         skip_binary: bool,
@@ -146,6 +149,7 @@ impl Options {
         };
         let scanner = Scanner::builder()
             .any_scheme(any_scheme)
+            .json_escapes(json_escapes)
             .hyphen(hyphen)
             .iri(iri)
             .build();

@@ -36,8 +36,9 @@ use crate::uri::UriRef;
 /// Finds the URIs in ``data`` (``bytes``, ``bytearray``, or ``str``, which
 /// is scanned as UTF-8) and returns them in order, as ``Found`` objects.
 ///
-/// ``doc`` reads the input as a document: ``"html"``, ``"markdown"`` or
-/// ``"man"`` (roff source; read as text unless it starts like roff), as
+/// ``doc`` reads the input as a document: ``"html"``, ``"markdown"``,
+/// ``"man"`` (roff source; read as text unless it starts like roff) or
+/// ``"xml"`` (references decoded), as
 /// the command line reads a file of that type (``doc_kind`` gives the
 /// type of a file's name). A document gives the links its markup names
 /// and the URIs its text holds; relative links are resolved against
@@ -50,7 +51,10 @@ use crate::uri::UriRef;
 /// message, decoded part by part) when its first 8 KiB look like mail, as
 /// the command line decides; ``True`` or ``False`` forces it.
 /// ``any_scheme=True`` accepts any scheme followed by ``:``, not only the
-/// registered ones. ``hyphen`` is how a line break right after ``-``
+/// registered ones. ``json_escapes=False`` scans JSON strings as written
+/// (by default their escapes, ``\\/`` and ``\\u0026``, are read as what
+/// they stand for, as the command line does without
+/// ``--no-json-escapes``). ``hyphen`` is how a line break right after ``-``
 /// inside ``<...>`` is read: ``"keep"`` the hyphen, ``"drop"`` it, or
 /// ``"both"`` readings. ``iri`` is what to make of a URI written with
 /// non-ASCII characters (an IRI, read whole): ``"uri"`` gives the URI it
@@ -64,7 +68,7 @@ use crate::uri::UriRef;
 /// the scan (malformed mail) are issued as ``ScanWarning``.
 #[pyfunction]
 #[pyo3(signature = (
-    data, *, mail=None, any_scheme=false, hyphen="keep", iri="uri", skip_binary=false,
+    data, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false,
     doc=None, base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -74,6 +78,7 @@ fn scan<'py>(
     data: &Bound<'py, PyAny>,
     mail: Option<bool>,
     any_scheme: bool,
+    json_escapes: bool,
     hyphen: &str,
     iri: &str,
     skip_binary: bool,
@@ -84,7 +89,7 @@ fn scan<'py>(
     skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let doc = doc_args(doc, base, relative, fragments, skip_code);
-    let opts = Options::new(mail, any_scheme, hyphen, iri, skip_binary, doc)?;
+    let opts = Options::new(mail, any_scheme, json_escapes, hyphen, iri, skip_binary, doc)?;
     let owned;
     let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
         b.as_bytes()
@@ -119,7 +124,7 @@ fn scan<'py>(
 /// ``OSError`` (``FileNotFoundError``, ...) when the file cannot be read.
 #[pyfunction]
 #[pyo3(signature = (
-    path, *, mail=None, any_scheme=false, hyphen="keep", iri="uri", skip_binary=false,
+    path, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false,
     doc=Some("auto".to_string()), base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -129,6 +134,7 @@ fn scan_file<'py>(
     path: PathBuf,
     mail: Option<bool>,
     any_scheme: bool,
+    json_escapes: bool,
     hyphen: &str,
     iri: &str,
     skip_binary: bool,
@@ -142,7 +148,7 @@ fn scan_file<'py>(
         file_name: path.file_name().map(OsStr::to_os_string),
         ..doc_args(doc, base, relative, fragments, skip_code)
     };
-    let opts = Options::new(mail, any_scheme, hyphen, iri, skip_binary, doc)?;
+    let opts = Options::new(mail, any_scheme, json_escapes, hyphen, iri, skip_binary, doc)?;
     let file = py
         .detach(|| File::open(&path))
         .map_err(|err| open_error(py, &path, err))?;
@@ -163,7 +169,7 @@ fn scan_file<'py>(
 /// by the iterator.
 #[pyfunction]
 #[pyo3(signature = (
-    binary_file, *, mail=None, any_scheme=false, hyphen="keep", iri="uri", skip_binary=false,
+    binary_file, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false,
     doc=None, base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -172,6 +178,7 @@ fn iter_scan(
     binary_file: &Bound<'_, PyAny>,
     mail: Option<bool>,
     any_scheme: bool,
+    json_escapes: bool,
     hyphen: &str,
     iri: &str,
     skip_binary: bool,
@@ -182,15 +189,16 @@ fn iter_scan(
     skip_code: bool,
 ) -> PyResult<FoundIter> {
     let doc = doc_args(doc, base, relative, fragments, skip_code);
-    let opts = Options::new(mail, any_scheme, hyphen, iri, skip_binary, doc)?;
+    let opts = Options::new(mail, any_scheme, json_escapes, hyphen, iri, skip_binary, doc)?;
     let reader = PyReader::new(binary_file)?;
     Ok(FoundIter::spawn(opts, reader)?)
 }
 
 /// The kind of document the command line reads a file named as ``path``
-/// as (``--doc-mode auto``): ``"html"``, ``"markdown"``, ``"man"``, or
-/// ``None`` for text. Only the name counts (ripgrep's file types ``html``,
-/// ``markdown`` and ``man``); the file need not exist. Give the result to
+/// as (``--doc-mode auto``): ``"html"``, ``"markdown"``, ``"man"``,
+/// ``"xml"``, or ``None`` for text. Only the name counts (ripgrep's file
+/// types ``html``, ``markdown``, ``man``, ``xml`` and ``svg``); the file
+/// need not exist. Give the result to
 /// ``scan``'s ``doc`` when the bytes of a named file are at hand (a
 /// Spark ``binaryFile`` row).
 #[pyfunction]

@@ -149,6 +149,16 @@ def test_hyphen_and_any_scheme_options():
         uriscan.scan(b"", hyphen="maybe")
 
 
+def test_json_escapes_are_decoded_unless_asked_not_to():
+    log = b'{"u":"https:\\/\\/a.example\\/q?x=1\\u0026y=2"}\n'
+    [found] = uriscan.scan(log)
+    assert found.uri == "https://a.example/q?x=1&y=2"
+    # The span is that of the escaped text in the input.
+    assert log[found.start : found.end] == b"https:\\/\\/a.example\\/q?x=1\\u0026y=2"
+    assert [f.uri for f in uriscan.iter_scan(io.BytesIO(log))] == [found.uri]
+    assert uriscan.scan(log, json_escapes=False) == []
+
+
 def test_iris_are_read_whole_and_mapped_as_iri_says():
     text = "見て http://例え.jp/パス。 and http://x.org/"
     [iri, plain] = uriscan.scan(text)

@@ -6,7 +6,7 @@ from typing import BinaryIO, Iterator, Literal, Optional, Protocol, Union
 __version__: str
 
 Hyphen = Literal["keep", "drop", "both"]
-DocKind = Literal["html", "markdown", "man"]
+DocKind = Literal["html", "markdown", "man", "xml"]
 
 class _Readable(Protocol):
     def read(self, size: int, /) -> Union[bytes, bytearray]: ...
@@ -105,6 +105,7 @@ def scan(
     *,
     mail: Optional[bool] = None,
     any_scheme: bool = False,
+    json_escapes: bool = True,
     hyphen: Hyphen = "keep",
     iri: Literal["uri", "keep", "off"] = "uri",
     skip_binary: bool = False,
@@ -119,6 +120,7 @@ def scan_file(
     *,
     mail: Optional[bool] = None,
     any_scheme: bool = False,
+    json_escapes: bool = True,
     hyphen: Hyphen = "keep",
     iri: Literal["uri", "keep", "off"] = "uri",
     skip_binary: bool = False,
@@ -133,6 +135,7 @@ def iter_scan(
     *,
     mail: Optional[bool] = None,
     any_scheme: bool = False,
+    json_escapes: bool = True,
     hyphen: Hyphen = "keep",
     iri: Literal["uri", "keep", "off"] = "uri",
     skip_binary: bool = False,

@@ -1,5 +1,5 @@
-//! Documents read as what they are: HTML, Markdown and man pages (roff),
-//! for link checkers. Each gives the links its markup names (`href`,
+//! Documents read as what they are: HTML, Markdown, man pages (roff) and
+//! XML, for link checkers. Each gives the links its markup names (`href`,
 //! `src`, a Markdown link's destination), relative ones resolved against
 //! a base (RFC 3986 section 5.2), and the URIs its text holds, found by
 //! the Appendix C rules in the text as a reader sees it; every one placed
@@ -56,6 +56,13 @@
 //! - **Man pages**: roff escapes are read as roff does before the text is
 //!   scanned (see the `man` reader: `\-` is `-`, `\&` is nothing, font
 //!   changes are nothing, …).
+//! - **XML** (sitemaps, feeds, POMs, XHTML, SVG) is scanned with its
+//!   predefined entities and character references decoded (`&amp;` is
+//!   `&`), but in comments, CDATA sections and processing instructions,
+//!   which XML decodes nothing in. *Judgement call:* XML itself names no
+//!   links (an Atom `<link href>` or XHTML's `href` are links by their
+//!   vocabularies), so it gives only what its text holds, and no relative
+//!   reference is resolved.
 //! - **Links** must parse as URI references ([`UriRef`]), or as IRI
 //!   references, which are reported as the scanner reports an IRI in text
 //!   ([`ScannerBuilder::iri`](crate::ScannerBuilder::iri): the URI it maps
@@ -82,6 +89,7 @@
 
 mod man;
 mod markdown;
+mod xml;
 
 use std::ffi::OsStr;
 use std::io;
@@ -101,15 +109,19 @@ pub enum DocKind {
     Markdown,
     /// A man page's roff source (`*.1` … `*.9`, …).
     Man,
+    /// XML (`*.xml`, `*.xhtml`, `*.svg`, …).
+    Xml,
 }
 
 impl DocKind {
     /// The kind of document a file named `name` is, by the globs of
     /// ripgrep's file types `html` (`*.htm`, `*.html`, `*.ejs`),
     /// `markdown` (`*.md`, `*.markdown`, `*.mdown`, `*.mdwn`, `*.mkd`,
-    /// `*.mkdn`, `*.mdx`) and `man` (`*.[0-9lnpx]`,
-    /// `*.[0-9][cEFMmpSx]`), compared as they are, case and all; `None`
-    /// for any other name.
+    /// `*.mkdn`, `*.mdx`), `man` (`*.[0-9lnpx]`,
+    /// `*.[0-9][cEFMmpSx]`), `xml` (`*.xml`, `*.xml.dist`, `*.dtd`,
+    /// `*.xsl`, `*.xslt`, `*.xsd`, `*.xjb`, `*.rng`, `*.sch`, `*.xhtml`)
+    /// and `svg` (`*.svg`), compared as they are, case and all; `None` for
+    /// any other name.
     ///
     /// Man pages are also named by a section digit and up to eight
     /// letters (`*.3pm`, `*.1ssl`, `*.3perl`, `*.3type`: man-db reads any
@@ -130,12 +142,17 @@ impl DocKind {
     /// ```
     pub fn from_file_name(name: &OsStr) -> Option<DocKind> {
         let name = name.as_encoded_bytes();
+        if name.ends_with(b".xml.dist") {
+            return Some(DocKind::Xml);
+        }
         let dot = name.iter().rposition(|&b| b == b'.')?;
         match &name[dot + 1..] {
             b"htm" | b"html" | b"ejs" => Some(DocKind::Html),
             b"markdown" | b"md" | b"mdown" | b"mdwn" | b"mkd" | b"mkdn" | b"mdx" => {
                 Some(DocKind::Markdown)
             }
+            b"xml" | b"dtd" | b"xsl" | b"xslt" | b"xsd" | b"xjb" | b"rng" | b"sch" | b"xhtml"
+            | b"svg" => Some(DocKind::Xml),
             [section] if section.is_ascii_digit() || b"lnpx".contains(section) => {
                 Some(DocKind::Man)
             }
@@ -304,6 +321,7 @@ pub fn find_links(
         DocKind::Html => html::read(doc, 0, LinkAttributes::Named),
         DocKind::Markdown => markdown::read(doc),
         DocKind::Man => man::read(doc),
+        DocKind::Xml => xml::read(doc),
     };
     let lines = Lines::new(doc);
     let embedded = reading.base.as_deref().and_then(|b| embedded_base(b, base));
@@ -704,6 +722,12 @@ mod tests {
         assert_eq!(kind("a.pm"), None);
         assert_eq!(kind("a.MD"), None);
         assert_eq!(kind("a.md.gz"), None);
+        assert_eq!(kind("pom.xml"), Some(DocKind::Xml));
+        assert_eq!(kind("phpunit.xml.dist"), Some(DocKind::Xml));
+        assert_eq!(kind("a.xhtml"), Some(DocKind::Xml));
+        assert_eq!(kind("logo.svg"), Some(DocKind::Xml));
+        assert_eq!(kind("a.XML"), None);
+        assert_eq!(kind("a.dist"), None);
         assert_eq!(kind("md"), None);
     }
 

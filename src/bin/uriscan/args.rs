@@ -326,14 +326,15 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", hide = true)]
     pub segment_size: Option<u64>,
 
-    /// Whether HTML, Markdown and man pages are read as documents.
+    /// Whether HTML, Markdown, man pages and XML are read as documents.
     ///
     /// `auto` reads a file as a document when its name says it is one
-    /// (the `html`, `markdown` and `man` types of --type-list; a man page
-    /// must also start like roff): links are taken from its markup,
-    /// relative ones resolved (see --base), and its text is scanned as a
-    /// reader sees it (entities, escapes and roff escapes undone). `off`
-    /// scans every file as plain text.
+    /// (the `html`, `markdown`, `man`, `xml` and `svg` types of
+    /// --type-list; a man page must also start like roff): links are taken
+    /// from its markup, relative ones resolved (see --base), and its text
+    /// is scanned as a reader sees it (entities, escapes and roff escapes
+    /// undone; in XML, `&amp;` and character references outside comments
+    /// and CDATA). `off` scans every file as plain text.
     #[arg(long, value_enum, default_value_t = DocModeArg::Auto, value_name = "MODE")]
     pub doc_mode: DocModeArg,
 
@@ -465,7 +466,7 @@ pub enum Iri {
 /// `--doc-mode`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum DocModeArg {
-    /// Read HTML, Markdown and man pages as documents, by their names.
+    /// Read HTML, Markdown, man pages and XML as documents, by their names.
     Auto,
     /// Read every file as plain text.
     Off,

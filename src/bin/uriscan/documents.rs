@@ -1,4 +1,4 @@
-//! Documents (HTML, Markdown, man pages): which files are read as one,
+//! Documents (HTML, Markdown, man pages, XML): which files are read as one,
 //! the URI each has under `--base`, and which of their links are printed.
 
 use std::io::{self, Write};
@@ -95,11 +95,14 @@ mod tests {
         }
     }
 
+    /// ripgrep's types that name documents (`svg` is XML).
+    const TYPES: [&str; 5] = ["html", "markdown", "man", "xml", "svg"];
+
     /// The library's names for document kinds are ripgrep's types `html`,
-    /// `markdown` and `man`, which `--type-list` shows and `-t` selects,
-    /// but for man pages named by a section digit and letters (`*.3pm`),
-    /// which are read as man pages and which `-t man` leaves out, as
-    /// ripgrep's does.
+    /// `markdown`, `man` and `xml` (with `svg`), which `--type-list` shows
+    /// and `-t` selects, but for man pages named by a section digit and
+    /// letters (`*.3pm`), which are read as man pages and which `-t man`
+    /// leaves out, as ripgrep's does.
     #[test]
     fn document_kinds_are_the_walks_file_types() {
         let mut types = TypesBuilder::new();
@@ -108,7 +111,7 @@ mod tests {
         let globs: Vec<String> = types
             .definitions()
             .into_iter()
-            .filter(|d| ["html", "markdown", "man"].contains(&d.name()))
+            .filter(|d| TYPES.contains(&d.name()))
             .flat_map(|d| d.globs().to_vec())
             .collect();
         let mut expanded = Vec::new();
@@ -131,7 +134,7 @@ mod tests {
         }
         assert!(expanded.len() > 100, "{expanded:?}");
         names.extend(expanded.iter().map(String::as_str));
-        for t in ["html", "markdown", "man"] {
+        for t in TYPES {
             types.select(t);
         }
         let types = types.build().unwrap();
@@ -150,8 +153,10 @@ mod tests {
                 );
                 continue;
             }
+            // ripgrep's `svg` files are XML.
+            let type_name = by_type.map(|d| d.name().replace("svg", "xml"));
             assert_eq!(
-                by_type.map(|d| d.name().to_string()),
+                type_name,
                 kind.map(|k| format!("{k:?}").to_lowercase()),
                 "{name}"
             );
