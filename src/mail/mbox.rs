@@ -291,19 +291,25 @@ impl<R: Read> Messages<R> {
     }
 
     /// A safe cut in the unreturned input for the end of a piece: the last
-    /// one before [`PIECE`] bytes, at least half a piece in; else, once
-    /// [`MAX_MESSAGE`] bytes wait, the last line break before it (a piece
-    /// must end somewhere: only a URI wrapped inside `<...>` across that
-    /// very line break, in 16 MiB without a safe cut, could be missed), or
-    /// the whole of it.
+    /// one before [`PIECE`] bytes, at least half a piece in, at a line
+    /// break if there is one there (a cut inside a line would cut a JSON
+    /// line's strings, which are decoded from the line's start: see
+    /// `scan/json.rs`), else after a blank; else, once [`MAX_MESSAGE`]
+    /// bytes wait, the last line break before it (a piece must end
+    /// somewhere: only a URI wrapped inside `<...>` across that very line
+    /// break, in 16 MiB without a safe cut, could be missed), or the whole
+    /// of it.
     fn cut(&self) -> Option<usize> {
         let hay = &self.buf[..];
         let from = self.start + PIECE / 2;
         let to = (self.start + PIECE).min(hay.len() - 1);
-        let safe = (from..=to)
-            .rev()
-            .filter(|&at| matches!(hay[at - 1], b'\n' | b' ' | b'\t'))
-            .find(|&at| is_safe_cut(hay, at));
+        let last_after = |ends: &[u8]| {
+            (from..=to)
+                .rev()
+                .filter(|&at| ends.contains(&hay[at - 1]))
+                .find(|&at| is_safe_cut(hay, at))
+        };
+        let safe = last_after(b"\n").or_else(|| last_after(b" \t"));
         if safe.is_some() {
             return safe;
         }
@@ -855,6 +861,9 @@ mod tests {
         let own: Vec<u8> = raw.iter().flat_map(|m| m.own_text().to_vec()).collect();
         let second = mbox.len() - mail[0].bytes().len() - "From b Mon Jan 1 00:00:00 2024\n".len();
         assert!(own == mbox[..second], "pieces do not add up");
+        // Cut at line breaks, where there are safe ones, not after a blank
+        // inside a line (a JSON line's strings are decoded whole).
+        assert!(raw.iter().all(|m| m.own_text().ends_with(b"\n")));
     }
 
     /// `looks_like_mail_so_far` never decides otherwise than
