@@ -15,6 +15,8 @@ def test_doc_kind_is_the_command_lines_type_by_name():
     assert uriscan.doc_kind("README.md") == "markdown"
     assert uriscan.doc_kind("site/index.html") == "html"
     assert uriscan.doc_kind("/usr/share/man/man7/uri.7") == "man"
+    assert uriscan.doc_kind("pom.xml") == "xml"
+    assert uriscan.doc_kind("logo.svg") == "xml"
     assert uriscan.doc_kind("notes.txt") is None
     assert uriscan.doc_kind("README.MD") is None
 
@@ -61,6 +63,14 @@ def test_a_man_page_is_read_as_roff_only_when_it_starts_like_one():
     assert [f.uri for f in uriscan.scan(page, doc="man")] == ["http://ftp.gnu.org/gnu/"]
     log = b"GET http://ftp\\&.gnu.org/ 200\n"
     assert [f.uri for f in uriscan.scan(log, doc="man")] == ["http://ftp"]
+
+
+def test_xml_is_read_with_its_references_decoded():
+    xml = b"<loc>https://a.example/?id=7&amp;c=red</loc><!-- https://b.example/?x&amp;y -->\n"
+    found = uriscan.scan(xml, doc="xml")
+    assert [f.uri for f in found] == ["https://a.example/?id=7&c=red", "https://b.example/?x&amp;y"]
+    assert xml[found[0].start : found[0].end] == b"https://a.example/?id=7&amp;c=red"
+    assert [f.uri for f in uriscan.scan(xml)][0] == "https://a.example/?id=7&amp;c=red"
 
 
 @pytest.mark.parametrize(

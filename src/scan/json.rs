@@ -233,22 +233,30 @@ pub(crate) fn decode_lines(
     write + (to - read)
 }
 
-/// The JSON decoding of a stream's roll buffer: `buf[..shown]` is text
-/// the core may be shown (decoded, or not to be decoded), `buf[shown..end]`
-/// the bytes of the line not yet read whole, as they were read, which start
-/// at absolute offset `src` of the input.
+/// The JSON decoding of a stream's roll buffer: `buf[..held]` is decoded
+/// text (or text not to be decoded), `buf[held..end]` the line not yet
+/// read whole, as it was read, which starts at absolute offset `src` of
+/// the input. The core is shown `buf[..shown]`: the decoded text and the
+/// held line up to its first `\`, which decoding leaves as it is (it
+/// changes only escapes and what follows them), so that a URI at a line's
+/// end whose reading depends on the next line's first bytes (a line-end
+/// `-`) is not held back until that line is whole.
 ///
 /// # Invariants
 ///
-/// `end − shown ≤ MAX_LINE`, unless `on` is false; `shown` is at a line's
-/// start, unless `long` (a line longer than [`MAX_LINE`] is being passed,
-/// as it was read, up to its `\n`).
+/// `held ≤ shown ≤ end`; `end − held ≤ MAX_LINE`, unless `on` is false;
+/// `held` is at a line's start, unless `long` (a line longer than
+/// [`MAX_LINE`] is being passed, as it was read, up to its `\n`); when
+/// `blocked`, `buf[shown]` is the held line's first `\`, else
+/// `buf[held..shown]` holds none.
 #[derive(Debug)]
 pub(crate) struct StreamDecoder {
     on: bool,
+    pub held: usize,
     pub shown: usize,
     src: usize,
     long: bool,
+    blocked: bool,
 }
 
 impl StreamDecoder {
@@ -257,9 +265,11 @@ impl StreamDecoder {
     pub fn new(on: bool, shown: usize, src: usize) -> StreamDecoder {
         StreamDecoder {
             on,
+            held: shown,
             shown,
             src,
             long: false,
+            blocked: false,
         }
     }
 
@@ -273,8 +283,11 @@ impl StreamDecoder {
         }
     }
 
-    /// The buffer was rolled: its first `by` bytes dropped.
+    /// The buffer was rolled: its first `by` bytes (at most `held`)
+    /// dropped.
     pub fn rolled(&mut self, by: usize) {
+        debug_assert!(by <= self.held, "the held line is kept");
+        self.held -= by;
         self.shown -= by;
     }
 
@@ -282,9 +295,9 @@ impl StreamDecoder {
     /// `eof`), decodes the lines now whole in place; returns where the
     /// buffer now ends. `offset` is the absolute (decoded) offset of
     /// `buf[0]`; `map` is given the pieces of what is decoded. Only the
-    /// bytes read are searched for a line break (the line held back has
-    /// none), so a line read a byte at a time costs no more than one read
-    /// at once.
+    /// bytes read are searched for a line break and a `\` (the line held
+    /// back has no line break, and was searched for its first `\`), so a
+    /// line read a byte at a time costs no more than one read at once.
     pub fn decode(
         &mut self,
         buf: &mut [u8],
@@ -295,38 +308,47 @@ impl StreamDecoder {
         map: &mut SourceMap,
     ) -> usize {
         if !self.on {
-            self.shown = end;
+            (self.held, self.shown) = (end, end);
             return end;
         }
         if self.long {
             // The rest of a long line passes as it was read.
-            let passed = match memchr::memchr(b'\n', &buf[self.shown..end]) {
+            let passed = match memchr::memchr(b'\n', &buf[self.held..end]) {
                 Some(p) => {
                     self.long = false;
                     p + 1
                 }
-                None => end - self.shown,
+                None => end - self.held,
             };
-            self.shown += passed;
+            self.held += passed;
             self.src += passed;
+            (self.shown, self.blocked) = (self.held, false);
         }
         let whole = if eof {
             end
         } else {
-            let from = read.max(self.shown);
-            memchr::memrchr(b'\n', &buf[from..end]).map_or(self.shown, |p| from + p + 1)
+            let from = read.max(self.held);
+            memchr::memrchr(b'\n', &buf[from..end]).map_or(self.held, |p| from + p + 1)
         };
-        let at = (offset + self.shown, self.src);
-        let decoded = decode_lines(buf, self.shown, whole, at, map);
-        buf.copy_within(whole..end, decoded);
-        let end = end - (whole - decoded);
-        self.src += whole - self.shown;
-        self.shown = decoded;
-        if end - self.shown > MAX_LINE {
+        let mut end = end;
+        if whole > self.held {
+            let at = (offset + self.held, self.src);
+            let decoded = decode_lines(buf, self.held, whole, at, map);
+            buf.copy_within(whole..end, decoded);
+            end -= whole - decoded;
+            self.src += whole - self.held;
+            (self.held, self.shown, self.blocked) = (decoded, decoded, false);
+        }
+        if end - self.held > MAX_LINE {
             // A line this long is not decoded: it passes as it was read.
             self.long = true;
-            self.src += end - self.shown;
-            self.shown = end;
+            self.src += end - self.held;
+            (self.held, self.shown, self.blocked) = (end, end, false);
+        } else if !self.blocked {
+            match memchr::memchr(b'\\', &buf[self.shown..end]) {
+                Some(p) => (self.shown, self.blocked) = (self.shown + p, true),
+                None => self.shown = end,
+            }
         }
         end
     }

@@ -20,11 +20,12 @@ const READ_SIZE: usize = 64 * 1024;
 /// # Invariants
 ///
 /// `buf[..end]` holds the input from absolute offset `offset`, its lines
-/// read whole decoded as text (`text.shown` bytes; see `json.rs`) and then
-/// the line not yet read whole as it was read; it always holds the
+/// read whole decoded as text (`text.held` bytes; see `json.rs`) and then
+/// the line not yet read whole as it was read (of which the core is shown
+/// what decoding leaves as it is, up to `text.shown`); it always holds the
 /// [`LOOKBACK`] bytes before `state.pos` (or starts at offset 0), which is
 /// what the core needs to decide like the slice iterator does (see
-/// [`super::core`]).
+/// [`super::core`]), and the held line whole.
 pub(crate) fn scan_reader<R: Read, S: Sink>(
     scanner: &Scanner,
     rdr: R,
@@ -138,8 +139,9 @@ fn scan_with_buffer<R: Read, S: Sink>(
     let mut offset = resume.pos - end;
     let mut eof = false;
     let mut core = Core::starting_at(scanner, resume.pos, resume.line, resume.line_start);
-    // The core is shown `buf[..text.shown]`: with JSON escapes decoded, the
-    // lines read whole (see `json.rs`), placed back by the sink.
+    // The core is shown `buf[..text.shown]`: with JSON escapes decoded in
+    // the lines read whole, and the next line up to its first `\` (see
+    // `json.rs`); what it finds is placed back by the sink.
     let mut text = StreamDecoder::new(scanner.config.json_escapes, end, resume.pos);
     let mut placing = Placing {
         sink: &mut sink,
@@ -167,7 +169,8 @@ fn scan_with_buffer<R: Read, S: Sink>(
             Step::NeedMore => true,
         };
         // Roll: keep the LOOKBACK bytes before `pos`, then read more.
-        let keep_from = (core.pos - offset).saturating_sub(LOOKBACK);
+        // The line held back is kept whole: it is decoded from its start.
+        let keep_from = (core.pos - offset).saturating_sub(LOOKBACK).min(text.held);
         core.lines.advance(&win, offset + keep_from);
         buf.copy_within(keep_from..end, 0);
         offset += keep_from;
@@ -341,6 +344,14 @@ mod tests {
             ("  path> and last mailto:e@f.example\n", 5),
             ("a bare http://g.example/over-\n", 5),
             ("the-line end\n", 6),
+            // The next line's first word decides, before the line is whole
+            // (a black-box review found it held until then).
+            ("a bare http://h.example/x-\n", 6),
+            ("not a continuation", 7),
+            (" end\n", 7),
+            // A JSON line is decoded once it is whole.
+            ("{\"u\":\"https:\\/\\/j.ex", 7),
+            ("ample\\/?a=1\\u0026b=2\"}\n", 8),
         ];
         let scanner = Scanner::new();
         let text: Vec<&str> = writes.iter().map(|w| w.0).collect();
@@ -355,7 +366,8 @@ mod tests {
                 .map(|f| f.as_str().to_string())
                 .collect::<Vec<_>>()
         );
-        assert_eq!(watch.found.len(), 6, "{:?}", watch.found);
+        assert_eq!(watch.found.len(), 8, "{:?}", watch.found);
+        assert_eq!(watch.found[7], "https://j.example/?a=1&b=2");
         // Before the first read, none; before each read after, what the
         // writes read so far give.
         let expected: Vec<usize> = std::iter::once(0)
