@@ -52,7 +52,14 @@ impl SourceMap {
     /// when the last piece already says so.
     pub fn push(&mut self, out: usize, src: usize, out_unit: u32, src_unit: u32) {
         debug_assert!(out_unit >= 1);
+        // A piece at the same offset placed nothing: this one replaces it,
+        // and may continue the one before (a run of escapes, each followed
+        // by the copy that an escape right after it replaces, is one piece).
+        if self.pieces.last().is_some_and(|last| last.out == out) {
+            self.pieces.pop();
+        }
         if let Some(last) = self.pieces.last() {
+            debug_assert!(last.out < out, "pieces come in order");
             if (last.out_unit, last.src_unit) == (out_unit, src_unit) {
                 let gone = out - last.out;
                 let continues = if out_unit == 1 {
@@ -64,18 +71,6 @@ impl SourceMap {
                 if continues {
                     return;
                 }
-            }
-        }
-        if let Some(last) = self.pieces.last_mut() {
-            debug_assert!(last.out <= out, "pieces come in order");
-            if last.out == out {
-                *last = Piece {
-                    out,
-                    src,
-                    out_unit,
-                    src_unit,
-                };
-                return;
             }
         }
         self.pieces.push(Piece {
@@ -102,8 +97,9 @@ impl SourceMap {
     }
 
     /// Forgets the pieces that place only decoded bytes before `out`
-    /// (a stream's text that can no longer be asked about): the bytes from
-    /// `out` on are placed as before. Amortized constant time per piece.
+    /// (a stream's text that will not be asked about: neither a find's
+    /// bytes nor its line's start lie before it): the bytes from `out` on
+    /// are placed as before. Amortized constant time per piece.
     pub fn forget_before(&mut self, out: usize) {
         let first = self
             .pieces
@@ -170,6 +166,14 @@ mod tests {
         copy.copied(0, 7);
         copy.copied(5, 12);
         assert_eq!(copy.pieces.len(), 1);
+        // So do escapes back to back, each followed by a copy (`\/\/\/x`).
+        let mut escapes = SourceMap::default();
+        for i in 0..3 {
+            escapes.push(i, 2 * i, 1, 2);
+            escapes.copied(i + 1, 2 * i + 2);
+        }
+        assert_eq!(escapes.pieces.len(), 2);
+        assert_eq!(escapes.span(Span::new(1, 4)), Span::new(2, 7));
         #[cfg(feature = "mail")]
         assert_eq!(SourceMap::all_at(3).span(Span::new(5, 9)), Span::new(3, 3));
         assert_eq!(SourceMap::default().span(Span::new(5, 9)), Span::new(5, 9));

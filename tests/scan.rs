@@ -1014,6 +1014,12 @@ fn json_escapes_are_read_as_what_they_stand_for() {
         r#"Nov 26 web app[7]: {"u":"|https:\/\/b.example\/c\/d|","r":"see \"|http://q.example/|\" now"}"#,
         ["https://b.example/c/d", "http://q.example/"]
     );
+    // Docker's json-file log holds the JSON an application wrote in a
+    // string: its strings are decoded too.
+    t!(
+        r#"{"log":"{\"url\":\"|https:\\/\\/h.example\\/?a=1\\u0026b=2|\"}\n","stream":"stdout"}"#,
+        ["https://h.example/?a=1&b=2"]
+    );
     // A pretty-printed member, a non-ASCII letter, a line break.
     t!(
         "{\n  \"u\": \"|http:\\/\\/x.org\\/caf\\u00e9|\",\n  \"m\": \"|http://y.org/|\\nnext\"\n}",
@@ -1035,6 +1041,15 @@ fn json_escapes_are_read_as_what_they_stand_for() {
         ["http://f.example/"]
     );
     assert_eq!((found[0].line(), found[0].column()), (2, 22));
+    // A stream that rolls its buffer past the start of a decoded line
+    // still counts the column from it (found by a code review: the map of
+    // the line's escapes was forgotten, so the column was 1 too large).
+    let rolled = format!(
+        "{{\"a\":\"\\/\"}}\n{{\"b\":\"\\/\"}} {} <|http://a.example/p/\n q|>\n",
+        "x".repeat(300)
+    );
+    let found = check(&Scanner::new(), &rolled, &["http://a.example/p/q"]);
+    assert_eq!((found[0].line(), found[0].column()), (2, 314));
     // A line longer than 64 KiB is read as written.
     let long = format!(
         r#"{{"pad":"{}","u":"|http:\/\/g.example\/|"}}"#,

@@ -7,8 +7,9 @@
 //!   `&apos;`) and character references (`&#38;`, `&#x26;`) are decoded,
 //!   in text and in attribute values. An entity a DTD declares is left as
 //!   written (its text is not known without reading the DTD).
-//! - Comments, CDATA sections and processing instructions are copied as
-//!   written: XML decodes nothing inside them (so the URI of a POM's
+//! - Comments, CDATA sections, processing instructions and the document
+//!   type declaration are copied as written: XML decodes nothing inside
+//!   them (so the URI of a POM's
 //!   licence header, in a comment, is found as in plain text).
 //! - Nothing else changes: the markup is scanned as written (a tag ends a
 //!   bare URI), and so are namespace names
@@ -49,12 +50,17 @@ pub(crate) fn read(xml: &[u8]) -> Reading {
     out
 }
 
-/// Where the comment, CDATA section or processing instruction that starts
-/// at `xml[at]` (a `<`) ends (the input's end, when it is not closed);
-/// `None` for other markup.
+/// Where the comment, CDATA section, processing instruction or document
+/// type declaration (whose literals XML reads as written) that starts at
+/// `xml[at]` (a `<`) ends (the input's end, when it is not closed); `None`
+/// for other markup.
 fn unread_section_end(xml: &[u8], at: usize) -> Option<usize> {
     let rest = &xml[at..];
-    let (open, close): (&[u8], &[u8]) = if rest.starts_with(b"<!--") {
+    let (open, close): (&[u8], &[u8]) = if rest.starts_with(b"<!DOCTYPE") {
+        // An internal subset, in brackets, holds declarations ending in `>`.
+        let subset = memchr::memchr2(b'[', b'>', rest).is_some_and(|p| rest[p] == b'[');
+        (b"<!DOCTYPE", if subset { b"]>" } else { b">" })
+    } else if rest.starts_with(b"<!--") {
         (b"<!--", b"-->")
     } else if rest.starts_with(b"<![CDATA[") {
         (b"<![CDATA[", b"]]>")
@@ -93,13 +99,16 @@ fn reference(xml: &[u8], at: usize) -> Option<(char, usize)> {
     Some((c, semi + 2))
 }
 
-/// The character numbered `digits` in `radix`, if XML allows it.
+/// The character numbered `digits` in `radix`, if XML 1.0 allows it (its
+/// `Char`: tab, line feed, carriage return, and from the space on but the
+/// surrogates, U+FFFE and U+FFFF).
 fn number(digits: &[u8], radix: u32) -> Option<char> {
     let n = digits.iter().try_fold(0u32, |n, &d| {
         n.checked_mul(radix)?
             .checked_add((d as char).to_digit(radix)?)
     })?;
-    char::from_u32(n).filter(|&c| c != '\0')
+    char::from_u32(n)
+        .filter(|&c| matches!(c, '\t' | '\n' | '\r' | ' '..='\u{FFFD}' | '\u{10000}'..))
 }
 
 #[cfg(test)]
@@ -122,10 +131,16 @@ mod tests {
                 "<a x='&quot;&apos;&lt;&gt;&#38;&#x26;&#X26;&#xe9;'/>",
                 "<a x='\"'<>&&&#X26;\u{e9}'/>",
             ),
-            // Not references: no `;`, unknown, too long, NUL, surrogate.
+            // Not references: no `;`, unknown, too long, characters XML
+            // 1.0 does not allow.
             (
-                "&amp &nbsp; &#x110000; &#0; &#xD800; &#; &#x; & &#0000000000038;",
-                "&amp &nbsp; &#x110000; &#0; &#xD800; &#; &#x; & &#0000000000038;",
+                "&amp &nbsp; &#x110000; &#0; &#1; &#xD800; &#xFFFE; &#; &#x; & &#0000000000038; &",
+                "&amp &nbsp; &#x110000; &#0; &#1; &#xD800; &#xFFFE; &#; &#x; & &#0000000000038; &",
+            ),
+            // A document type declaration's literals are read as written.
+            (
+                "<!DOCTYPE x SYSTEM \"a?b&amp;c\"><!DOCTYPE y [<!ENTITY e \"&amp;\">]>&amp;",
+                "<!DOCTYPE x SYSTEM \"a?b&amp;c\"><!DOCTYPE y [<!ENTITY e \"&amp;\">]>&",
             ),
             // Read as written: a comment, CDATA, an instruction, unclosed.
             (

@@ -16,11 +16,16 @@
 //! - `\"`, `\\`, `\/` and `\uXXXX` (a surrogate pair as one character, a
 //!   lone surrogate as U+FFFD) become the character they stand for;
 //! - `\t` becomes a tab, and `\b`, `\f`, `\n`, `\r` and every `\u` escape
-//!   of a control character become a space: the decoded text has the
+//!   of an ASCII control character become a space: the decoded text has the
 //!   input's lines, so lines count the same in both. *Judgement call:* a
 //!   line break in a JSON string is a blank, not a line break, for the
 //!   hyphen rule and `<...>` too;
-//! - anything else after `\` is left as it is.
+//! - anything else after `\` is left as it is;
+//! - a string that holds JSON (its text starts with `{` or `[`: Docker's
+//!   `json-file` log wraps each line an application wrote in one) has its
+//!   own strings decoded too, by the same rules, three levels deep at
+//!   most: `{"log":"{\"url\":\"https:\\/\\/a.example\\/\"}\n"}` gives
+//!   `https://a.example/`.
 //!
 //! So `{"url":"https:\/\/a.example\/?x=1\u0026y=2"}` gives
 //! `https://a.example/?x=1&y=2`, while a C string's `"http://a.example/\n"`
@@ -87,9 +92,19 @@ fn strings_start(line: &[u8]) -> Option<usize> {
     None
 }
 
+/// How deep JSON held in a JSON string is decoded: a Docker `json-file`
+/// log wraps each line an application wrote, itself JSON, in a string
+/// (`{"log":"{\"url\":\"https:\\/\\/a.example\\/\"}\n"}`).
+const NESTING: usize = 3;
+
 /// Pushes onto `out` the escapes of the strings of `line` (one line, without
 /// its `\n`) that end on it, in order.
 fn escapes(line: &[u8], out: &mut Vec<Escape>) {
+    escapes_within(line, out, NESTING);
+}
+
+/// [`escapes`], reading JSON held in a string `depth` levels deep more.
+fn escapes_within(line: &[u8], out: &mut Vec<Escape>, depth: usize) {
     let Some(mut open) = strings_start(line) else {
         return;
     };
@@ -104,23 +119,76 @@ fn escapes(line: &[u8], out: &mut Vec<Escape>) {
                 None => return,
             }
         };
-        let string = &line[..close];
-        let mut j = open + 1;
-        while let Some(k) = memchr::memchr(b'\\', &string[j..]) {
-            let at = j + k;
-            match escape_at(string, at) {
-                Some(e) => {
-                    j = at + e.len;
-                    out.push(e);
-                }
-                None => j = at + 2,
-            }
-        }
+        string_escapes(&line[..close], open + 1, out, depth);
         match memchr::memchr(b'"', &line[close + 1..]) {
             Some(k) => open = close + 1 + k,
             None => return,
         }
     }
+}
+
+/// Pushes onto `out` the escapes of the string `string[from..]` (its
+/// quotes left out). When what the string holds is JSON (it starts with a
+/// `{` or `[`) and `depth` allows, the escapes of its own strings are
+/// decoded too: each is one escape of `string` (`\\\/` stands for `/`),
+/// in place of the escapes it is written with.
+fn string_escapes(string: &[u8], from: usize, out: &mut Vec<Escape>, depth: usize) {
+    let first = out.len();
+    let mut j = from;
+    while let Some(k) = memchr::memchr(b'\\', &string[j..]) {
+        let at = j + k;
+        match escape_at(string, at) {
+            Some(e) => {
+                j = at + e.len;
+                out.push(e);
+            }
+            None => j = at + 2,
+        }
+    }
+    let holds_json = string[from..]
+        .iter()
+        .find(|&&b| !is_blank(b))
+        .is_some_and(|&b| b == b'{' || b == b'[');
+    if depth == 0 || !holds_json || out.len() == first {
+        return;
+    }
+    // The string's text, and for each of its bytes the bytes of `string`
+    // it was written with.
+    let mut text = Vec::with_capacity(string.len() - from);
+    let mut written = Vec::with_capacity(string.len() - from);
+    let mut at = from;
+    for e in &out[first..] {
+        text.extend_from_slice(&string[at..e.at]);
+        written.extend((at..e.at).map(|p| (p, p + 1)));
+        text.extend_from_slice(&e.text[..e.text_len]);
+        written.extend(std::iter::repeat_n((e.at, e.at + e.len), e.text_len));
+        at = e.at + e.len;
+    }
+    text.extend_from_slice(&string[at..]);
+    written.extend((at..string.len()).map(|p| (p, p + 1)));
+    crate::work::examined(string.len() - from);
+    let mut inner = Vec::new();
+    escapes_within(&text, &mut inner, depth - 1);
+    if inner.is_empty() {
+        return;
+    }
+    // Each inner escape replaces the escapes it is written with.
+    let outer: Vec<Escape> = out.drain(first..).collect();
+    let mut outer = outer.into_iter().peekable();
+    for e in inner {
+        let (start, end) = (written[e.at].0, written[e.at + e.len - 1].1);
+        while let Some(o) = outer.next_if(|o| o.at < end) {
+            if o.at < start {
+                out.push(o);
+            }
+        }
+        out.push(Escape {
+            at: start,
+            len: end - start,
+            ..e
+        });
+    }
+    out.extend(outer);
 }
 
 /// The escape at `at` (a `\`) of `string` (which ends where the string
@@ -233,6 +301,16 @@ pub(crate) fn decode_lines(
     write + (to - read)
 }
 
+/// How many bytes more than the core's own a stream's buffer must have
+/// room for: the line held back, when JSON escapes are decoded (`on`).
+pub(crate) fn held_room(on: bool) -> usize {
+    if on {
+        MAX_LINE + 1
+    } else {
+        0
+    }
+}
+
 /// The JSON decoding of a stream's roll buffer: `buf[..held]` is decoded
 /// text (or text not to be decoded), `buf[held..end]` the line not yet
 /// read whole, as it was read, which starts at absolute offset `src` of
@@ -273,16 +351,6 @@ impl StreamDecoder {
         }
     }
 
-    /// How many bytes more than the core's own the buffer must have room
-    /// for: the line held back.
-    pub fn room(&self) -> usize {
-        if self.on {
-            MAX_LINE + 1
-        } else {
-            0
-        }
-    }
-
     /// The buffer was rolled: its first `by` bytes (at most `held`)
     /// dropped.
     pub fn rolled(&mut self, by: usize) {
@@ -295,9 +363,10 @@ impl StreamDecoder {
     /// `eof`), decodes the lines now whole in place; returns where the
     /// buffer now ends. `offset` is the absolute (decoded) offset of
     /// `buf[0]`; `map` is given the pieces of what is decoded. Only the
-    /// bytes read are searched for a line break and a `\` (the line held
-    /// back has no line break, and was searched for its first `\`), so a
-    /// line read a byte at a time costs no more than one read at once.
+    /// bytes read are searched for a line break, and for a `\` until the
+    /// held line's first (the line held back has no line break), so a line
+    /// read a byte at a time costs no more than one read at once (it is
+    /// decoded once, when whole).
     pub fn decode(
         &mut self,
         buf: &mut [u8],
@@ -479,6 +548,18 @@ mod tests {
             // Not escapes: unknown, short, outside strings.
             (r#"{"a":"\x \u12 \uZZZZ"}"#, r#"{"a":"\x \u12 \uZZZZ"}"#),
             (r#"{"a":1} \/ "#, r#"{"a":1} \/ "#),
+            // JSON held in a string (Docker's json-file log), decoded too,
+            // three levels deep at most; a string that holds no JSON is
+            // decoded once.
+            (
+                r#"{"log":"{\"u\":\"https:\\/\\/a.example\\/?x\\u0026y\"}\n","t":1}"#,
+                r#"{"log":"{"u":"https://a.example/?x&y"} ","t":1}"#,
+            ),
+            (
+                r#"{"a":"[\"{\\\"b\\\":\\\"{\\\\\\\"c\\\\\\\":\\\\\\\"\\\\\\\\/\\\\\\\"}\\\"}\"]"}"#,
+                r#"{"a":"["{"b":"{"c":"/"}"}"]"}"#,
+            ),
+            (r#"{"a":"x \\/ \"y\""}"#, r#"{"a":"x \/ "y""}"#),
             // Several lines, each read from its own start.
             (
                 "{\"a\":\"\\/\"}\nC: \"x\\/\"\n\"\\/\"",

@@ -520,8 +520,9 @@ impl ScannerBuilder {
     /// `https://a.example/?x=1&y=2`, with the span of the escaped text. A
     /// line's strings are read from its first `"` after a `{` or `[` (or
     /// from its start, when it starts with `"`), and only those that end on
-    /// their line, in lines of at most 64 KiB. `\n` and the other control
-    /// characters are read as a blank. When false, the text is scanned as
+    /// their line, in lines of at most 64 KiB; a string that holds JSON
+    /// (Docker's `json-file` log) has its own strings decoded too. `\n`
+    /// and the other control characters are read as a blank. When false, the text is scanned as
     /// written (`\/` and `\u0026` end a URI). Default true.
     ///
     /// ```
@@ -762,42 +763,33 @@ impl<'h> Iterator for FindIter<'_, 'h> {
     type Item = Found<'h>;
 
     fn next(&mut self) -> Option<Found<'h>> {
-        let Some((text, map)) = &self.decoded else {
-            let win = Window {
-                hay: self.haystack,
-                offset: 0,
-                eof: true,
+        while self.queue.is_empty() && !self.done {
+            self.done = match &self.decoded {
+                None => step_once(&mut self.core, self.haystack, &mut self.queue),
+                Some((text, map)) => {
+                    let mut placed = PlacedQueue {
+                        queue: &mut self.queue,
+                        map,
+                    };
+                    step_once(&mut self.core, text, &mut placed)
+                }
             };
-            while self.queue.is_empty() && !self.done {
-                let step = self
-                    .core
-                    .step(&win, &mut self.queue)
-                    .expect("the queue never fails");
-                self.done = step != Step::Progress;
-            }
-            return self.queue.pop_front();
-        };
-        let win = Window {
-            hay: text,
-            offset: 0,
-            eof: true,
-        };
-        let mut placed = PlacedQueue {
-            queue: &mut self.queue,
-            map,
-        };
-        while placed.queue.is_empty() && !self.done {
-            let step = self
-                .core
-                .step(&win, &mut placed)
-                .expect("the queue never fails");
-            self.done = step != Step::Progress;
         }
         self.queue.pop_front()
     }
 }
 
 impl std::iter::FusedIterator for FindIter<'_, '_> {}
+
+/// One step of `core` over all of `hay`; true when the scan is done.
+fn step_once<'w, R: Report<'w>>(core: &mut Core<'_>, hay: &'w [u8], report: &mut R) -> bool {
+    let win = Window {
+        hay,
+        offset: 0,
+        eof: true,
+    };
+    core.step(&win, report).expect("the queue never fails") != Step::Progress
+}
 
 /// The slice iterator's receiver for decoded text: each URI is placed in
 /// the haystack, its text owned, and waits in the queue.

@@ -5,7 +5,7 @@
 use std::io::{self, Read};
 
 use super::core::{Core, Step, ToSink, Window, LOOKBACK, SLACK};
-use super::json::{Placing, StreamDecoder};
+use super::json::{self, Placing, StreamDecoder};
 use super::{Scanner, Sink};
 use crate::source_map::SourceMap;
 
@@ -91,9 +91,11 @@ pub(crate) fn scan_reader_from<R: Read, S: Sink>(
     debug_assert!(resume.before.len() <= LOOKBACK);
     // 0 asks for the default.
     let read_size = if read_size == 0 { READ_SIZE } else { read_size };
-    let held = StreamDecoder::new(scanner.config.json_escapes, 0, 0).room();
-    let capacity =
-        LOOKBACK + scanner.config.max_candidate_len + SLACK + read_size.max(READ_SIZE) + held;
+    let capacity = LOOKBACK
+        + scanner.config.max_candidate_len
+        + SLACK
+        + read_size.max(READ_SIZE)
+        + json::held_room(scanner.config.json_escapes);
     let mut buf = take_buffer(capacity);
     buf[..resume.before.len()].copy_from_slice(resume.before);
     let result = scan_with_buffer(scanner, resume, rdr, sink, read_size, end_line, &mut buf);
@@ -172,11 +174,18 @@ fn scan_with_buffer<R: Read, S: Sink>(
         // The line held back is kept whole: it is decoded from its start.
         let keep_from = (core.pos - offset).saturating_sub(LOOKBACK).min(text.held);
         core.lines.advance(&win, offset + keep_from);
-        buf.copy_within(keep_from..end, 0);
+        if keep_from > 0 {
+            buf.copy_within(keep_from..end, 0);
+        }
         offset += keep_from;
         end -= keep_from;
         text.rolled(keep_from);
-        report.0.map.forget_before(offset);
+        // A find from now on starts in the buffer, and its column is
+        // counted from its line's start, which may lie before it.
+        report
+            .0
+            .map
+            .forget_before(offset.min(core.lines.line_start));
         // INVARIANT: the core never asks for more than LOOKBACK +
         // max_candidate_len + SLACK bytes around `pos`, so after a roll
         // there is room to read.
