@@ -204,14 +204,8 @@ pub fn text_of_tokens(
         b".",
         b"word",
         b"URL:",
-        // A JSON line's strings and their escapes.
-        b"{\"",
-        b"\"}",
-        b"\\/",
-        b"\\u003c",
-        b"\\u0026",
-        b"\\\"",
     ];
+    tokens.extend_from_slice(&standalone::JSON_TOKENS);
     tokens.extend_from_slice(extra);
     prop::collection::vec(prop::sample::select(tokens), 0..120).prop_map(|ts| ts.concat())
 }

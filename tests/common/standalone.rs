@@ -55,3 +55,7 @@ impl Rng {
         self.next() % n
     }
 }
+
+/// Pieces of JSON lines for generated texts: strings opened after `{`,
+/// closed before `}`, and the escapes decoded in them.
+pub const JSON_TOKENS: [&[u8]; 6] = [b"{\"", b"\"}", b"\\/", b"\\u003c", b"\\u0026", b"\\\""];
