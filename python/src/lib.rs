@@ -89,7 +89,15 @@ fn scan<'py>(
     skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let doc = doc_args(doc, base, relative, fragments, skip_code);
-    let opts = Options::new(mail, any_scheme, json_escapes, hyphen, iri, skip_binary, doc)?;
+    let opts = Options::new(
+        mail,
+        any_scheme,
+        json_escapes,
+        hyphen,
+        iri,
+        skip_binary,
+        doc,
+    )?;
     let owned;
     let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
         b.as_bytes()
@@ -148,7 +156,15 @@ fn scan_file<'py>(
         file_name: path.file_name().map(OsStr::to_os_string),
         ..doc_args(doc, base, relative, fragments, skip_code)
     };
-    let opts = Options::new(mail, any_scheme, json_escapes, hyphen, iri, skip_binary, doc)?;
+    let opts = Options::new(
+        mail,
+        any_scheme,
+        json_escapes,
+        hyphen,
+        iri,
+        skip_binary,
+        doc,
+    )?;
     let file = py
         .detach(|| File::open(&path))
         .map_err(|err| open_error(py, &path, err))?;
@@ -189,7 +205,15 @@ fn iter_scan(
     skip_code: bool,
 ) -> PyResult<FoundIter> {
     let doc = doc_args(doc, base, relative, fragments, skip_code);
-    let opts = Options::new(mail, any_scheme, json_escapes, hyphen, iri, skip_binary, doc)?;
+    let opts = Options::new(
+        mail,
+        any_scheme,
+        json_escapes,
+        hyphen,
+        iri,
+        skip_binary,
+        doc,
+    )?;
     let reader = PyReader::new(binary_file)?;
     Ok(FoundIter::spawn(opts, reader)?)
 }
