@@ -269,29 +269,23 @@ pub(crate) fn decode_lines(
     // Each byte is searched for `\` once; each line that holds one is
     // read to its ends, searched for strings and copied, once.
     crate::work::examined(to - from);
-    while let Some(k) = memchr::memchr(b'\\', &buf[next..to]) {
-        let backslash = next + k;
-        let line_start =
-            memchr::memrchr(b'\n', &buf[read..backslash]).map_or(read, |p| read + p + 1);
-        let line_end = memchr::memchr(b'\n', &buf[backslash..to]).map_or(to, |p| backslash + p);
+    while let Some((line_start, line_end)) = line_with_backslash(buf, next, to) {
         crate::work::examined(3 * (line_end - line_start));
-        if line_end - line_start <= MAX_LINE {
-            found.clear();
-            escapes(&buf[line_start..line_end], &mut found);
-            for e in &found {
-                let copy = line_start + e.at - read;
-                buf.copy_within(read..read + copy, write);
-                (read, write) = (read + copy, write + copy);
-                buf[write..write + e.text_len].copy_from_slice(&e.text[..e.text_len]);
-                map.push(
-                    at + write - from,
-                    src + read - from,
-                    e.text_len as u32,
-                    e.len as u32,
-                );
-                (read, write) = (read + e.len, write + e.text_len);
-                map.copied(at + write - from, src + read - from);
-            }
+        found.clear();
+        line_escapes(&buf[line_start..line_end], &mut found);
+        for e in &found {
+            let copy = line_start + e.at - read;
+            buf.copy_within(read..read + copy, write);
+            (read, write) = (read + copy, write + copy);
+            buf[write..write + e.text_len].copy_from_slice(&e.text[..e.text_len]);
+            map.push(
+                at + write - from,
+                src + read - from,
+                e.text_len as u32,
+                e.len as u32,
+            );
+            (read, write) = (read + e.len, write + e.text_len);
+            map.copied(at + write - from, src + read - from);
         }
         next = line_end;
     }
@@ -442,22 +436,33 @@ pub(crate) fn decode_slice(hay: &[u8], from: usize, offset: usize) -> Option<(Ve
 fn first_decoded_line(hay: &[u8], from: usize) -> Option<usize> {
     let mut next = from;
     let mut found = Vec::new();
-    while let Some(k) = memchr::memchr(b'\\', &hay[next..]) {
-        let backslash = next + k;
-        let line_start =
-            memchr::memrchr(b'\n', &hay[next..backslash]).map_or(next, |p| next + p + 1);
-        let line_end =
-            memchr::memchr(b'\n', &hay[backslash..]).map_or(hay.len(), |p| backslash + p);
+    while let Some((line_start, line_end)) = line_with_backslash(hay, next, hay.len()) {
         crate::work::examined(line_end - next);
-        if line_end - line_start <= MAX_LINE {
-            escapes(&hay[line_start..line_end], &mut found);
-            if !found.is_empty() {
-                return Some(line_start);
-            }
+        line_escapes(&hay[line_start..line_end], &mut found);
+        if !found.is_empty() {
+            return Some(line_start);
         }
         next = line_end;
     }
     None
+}
+
+/// The line of `buf[..to]` that holds the first `\` of `buf[from..to]`,
+/// `from` being a line's start or the `\n` that ends the line before: its
+/// start and its end (its `\n`, or `to`).
+fn line_with_backslash(buf: &[u8], from: usize, to: usize) -> Option<(usize, usize)> {
+    let backslash = from + memchr::memchr(b'\\', &buf[from..to])?;
+    let start = memchr::memrchr(b'\n', &buf[from..backslash]).map_or(from, |p| from + p + 1);
+    let end = memchr::memchr(b'\n', &buf[backslash..to]).map_or(to, |p| backslash + p);
+    Some((start, end))
+}
+
+/// Pushes onto `out` the escapes of `line` (without its `\n`) that are
+/// decoded: none in a line longer than [`MAX_LINE`].
+fn line_escapes(line: &[u8], out: &mut Vec<Escape>) {
+    if line.len() <= MAX_LINE {
+        escapes(line, out);
+    }
 }
 
 /// The first line start of `hay` at or after `pos`, where `hay` starts a
@@ -469,13 +474,14 @@ pub(crate) fn line_start_from(hay: &[u8], pos: usize) -> usize {
     memchr::memchr(b'\n', &hay[pos..]).map_or(hay.len(), |p| pos + p + 1)
 }
 
-/// Where `found`, found in decoded text, is in the input: its span and its
-/// column (counted in the input's bytes).
-pub(crate) fn place(map: &SourceMap, found: &Found<'_>) -> (Span, u64) {
+/// `found`, found in decoded text, placed in the input by `map`: its span
+/// and its column (counted in the input's bytes) those of what was written.
+pub(crate) fn placed<'f>(map: &SourceMap, found: &'f Found<'_>) -> Found<'f> {
     let span = map.span(found.span());
     let line_start = found.span().start + 1 - found.column() as usize;
     let line_start = map.span(Span::new(line_start, line_start)).start;
-    (span, (span.start - line_start.min(span.start) + 1) as u64)
+    let column = (span.start - line_start.min(span.start) + 1) as u64;
+    found.placed(span, found.line(), column, None)
 }
 
 /// A sink given what is found in decoded text, which passes it on placed in
@@ -490,9 +496,7 @@ impl<S: Sink + ?Sized> Sink for Placing<'_, S> {
         if self.map.is_empty() {
             return self.sink.found(found);
         }
-        let (span, column) = place(&self.map, found);
-        self.sink
-            .found(&found.placed(span, found.line(), column, None))
+        self.sink.found(&placed(&self.map, found))
     }
 
     fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {

@@ -800,9 +800,8 @@ struct PlacedQueue<'q, 'h> {
 
 impl Report<'_> for PlacedQueue<'_, '_> {
     fn found(&mut self, found: Found<'_>) -> io::Result<bool> {
-        let (span, column) = json::place(self.map, &found);
-        let placed = found.placed(span, found.line(), column, None).into_owned();
-        self.queue.push_back(placed);
+        self.queue
+            .push_back(json::placed(self.map, &found).into_owned());
         Ok(true)
     }
 
