@@ -773,6 +773,19 @@ fn iris_are_read_whole_and_mapped_to_uris() {
             "https://xn--tda.de/%C3%A4"
         ]
     );
+    // A scheme without `//` may be followed at once by a non-ASCII
+    // character: an internationalized mail address (RFC 6530), a URN. Far
+    // from the last colon too, where the colon search works a vector at a
+    // time (found by a black-box review: it passed over such colons).
+    let far = "x".repeat(100);
+    t!(
+        &format!("{far} |mailto:üser@example.com| <|mailto:用户@例子.广告|> |urn:isbn:ü12| {far}"),
+        [
+            "mailto:%C3%BCser@example.com",
+            "mailto:%E7%94%A8%E6%88%B7@xn--fsqu00a.xn--4rr70v",
+            "urn:isbn:%C3%BC12"
+        ]
+    );
     // Text in another encoding, read undecoded, ends a URI as a space does.
     check(
         &Scanner::new(),
@@ -802,6 +815,7 @@ fn iri_modes_keep_or_refuse_what_was_written() {
         &["http://x.org/"],
     );
     check(&off, "http://müller.de/x", &[]);
+    check(&off, "mailto:üser@example.com", &[]);
     let off_invalid = Scanner::builder()
         .iri(IriMode::Off)
         .report_invalid(true)

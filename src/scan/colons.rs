@@ -8,9 +8,9 @@
 /// Colons often come a few bytes apart (times, mail headers, JSON keys,
 /// IPv6 addresses): the next [`ColonFinder::NEAR`] bytes are looked at a
 /// word at a time first, and any `:` there is returned. Farther on, most
-/// colons cannot end a scheme: a scheme's `:` is followed by a URI byte,
-/// and most are followed by a space or a line break (`Subject: `,
-/// `Note: `). On x86-64 with AVX2 the far search tests the byte after each
+/// colons cannot end a scheme: a scheme's `:` is followed by a URI byte
+/// (or an IRI's non-ASCII character), and most are followed by a space or
+/// a line break (`Subject: `, `Note: `). On x86-64 with AVX2 the far search tests the byte after each
 /// `:` in a vector loop ([`far_avx2`]) and passes over such colons without
 /// stopping; elsewhere memchr finds every `:`. Colons that fail the test
 /// of their sides also come in runs: times (`10:05:03`), JSON keys
@@ -24,8 +24,9 @@
 ///
 /// [`ColonFinder::next`] returns a `:` at or after `from`, and every `:`
 /// it passes over cannot end a scheme: it is the first byte of `hay` (no
-/// byte before it), or the byte after it is no URI byte (at most `0x20`,
-/// or not ASCII), or, with [`Sides::Both`], the byte before it is no
+/// byte before it), or the byte after it is at most `0x20` (no URI byte,
+/// and no byte of a non-ASCII character, which may start an IRI's path:
+/// `mailto:üser@…`), or, with [`Sides::Both`], the byte before it is no
 /// scheme byte (ASCII letters and digits, `+`, `-`, `.`) or both are
 /// digits (`12:30`). The last byte of `hay`, unless it is also the first,
 /// is never passed over (the caller decides on a `:` whose next byte is
@@ -120,18 +121,19 @@ impl Sides {
 }
 
 /// Returns true if and only if a `:` followed by `next` (`None`: the end
-/// of the input seen so far) may end a scheme: `next` is ASCII above the
-/// space, as every URI byte is, or unknown.
+/// of the input seen so far) may end a scheme: `next` is above the space,
+/// as every URI byte and every byte of a non-ASCII character is, or
+/// unknown.
 #[inline]
 fn may_follow_scheme(next: Option<&u8>) -> bool {
-    next.is_none_or(|&b| (b' ' + 1..0x80).contains(&b))
+    next.is_none_or(|&b| b > b' ')
 }
 
 /// The far search with AVX2: the first `:` at or after `from` (and after
 /// the first byte of `hay`) that may end a scheme by the bytes `sides`
 /// names, 64 bytes per round. Each byte is compared with `:`, and the byte
-/// after it with the space as signed bytes (ASCII above the space is
-/// greater, control bytes and non-ASCII bytes are not); with
+/// after it with the space as unsigned bytes (ASCII above the space and
+/// non-ASCII bytes are greater, control bytes are not); with
 /// [`Sides::Both`], a round that keeps a colon then tests the bytes before
 /// its colons ([`scheme_side_avx2`]). The last 64 bytes go to memchr,
 /// tested for the byte after only.
@@ -216,7 +218,7 @@ unsafe fn far_avx2(hay: &[u8], from: usize, sides: Sides) -> Option<usize> {
 unsafe fn kept_avx2(hay: &[u8], at: usize) -> std::arch::x86_64::__m256i {
     use std::arch::x86_64::{
         __m256i, _mm256_and_si256, _mm256_cmpeq_epi8, _mm256_cmpgt_epi8, _mm256_loadu_si256,
-        _mm256_set1_epi8,
+        _mm256_set1_epi8, _mm256_xor_si256,
     };
     debug_assert!(at + 33 <= hay.len());
     // SAFETY: both 32-byte reads are inside `hay` (this function's own
@@ -228,9 +230,15 @@ unsafe fn kept_avx2(hay: &[u8], at: usize) -> std::arch::x86_64::__m256i {
             _mm256_loadu_si256(ptr.add(1).cast::<__m256i>()),
         )
     };
+    // Above the space as an unsigned byte: flipping the top bit of both
+    // sides makes the signed compare an unsigned one.
+    let top = _mm256_set1_epi8(i8::MIN);
     _mm256_and_si256(
         _mm256_cmpeq_epi8(bytes, _mm256_set1_epi8(b':' as i8)),
-        _mm256_cmpgt_epi8(next, _mm256_set1_epi8(b' ' as i8)),
+        _mm256_cmpgt_epi8(
+            _mm256_xor_si256(next, top),
+            _mm256_set1_epi8((b' ' ^ 0x80) as i8),
+        ),
     )
 }
 
@@ -297,11 +305,12 @@ mod tests {
         finders
     }
 
-    /// A URI byte (RFC 3986's unreserved and reserved bytes and `%`), the
-    /// byte after a `:` that the scanner's next test lets through: written
-    /// out here, apart from the code under test.
+    /// A URI byte (RFC 3986's unreserved and reserved bytes and `%`) or a
+    /// byte of a non-ASCII character (an IRI's, RFC 3987), the byte after
+    /// a `:` that the scanner's next test lets through: written out here,
+    /// apart from the code under test.
     fn is_uri_byte(b: u8) -> bool {
-        b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b)
+        b.is_ascii_alphanumeric() || b"-._~:/?#[]@!$&'()*+,;=%".contains(&b) || !b.is_ascii()
     }
 
     /// A byte a scheme may end in (RFC 3986: `ALPHA / DIGIT / "+" / "-" /

@@ -303,7 +303,8 @@ pub(crate) fn may_hold_candidate(text: &[u8]) -> bool {
 
 /// [`SIDES`]: a byte that may end a scheme.
 const SCHEME_BYTE: u8 = 1;
-/// [`SIDES`]: a byte that may follow a scheme's `:` (a URI byte).
+/// [`SIDES`]: a byte that may follow a scheme's `:` (a URI byte, or a
+/// byte of an IRI's non-ASCII character).
 const URI_BYTE: u8 = 2;
 /// [`SIDES`]: an ASCII digit (digits on both sides: `12:30`).
 const DIGIT: u8 = 4;
@@ -317,7 +318,7 @@ const SIDES: [u8; 256] = {
         if SCHEME.contains(byte) {
             sides[b] |= SCHEME_BYTE;
         }
-        if URI.contains(byte) {
+        if URI.contains(byte) || byte >= 0x80 {
             sides[b] |= URI_BYTE;
         }
         if byte.is_ascii_digit() {

@@ -63,7 +63,8 @@ impl Scheme {
         // A run that goes on past the limit has no word boundary of its own.
         let bounded = run == 0 || !SCHEME.contains(hay[run - 1]);
         let after = hay.get(colon + 1).copied();
-        if !slashes && !after.is_some_and(|b| URI.contains(b) && b != b':') {
+        // A non-ASCII byte may start an IRI's path (`mailto:üser@…`).
+        if !slashes && !after.is_some_and(|b| (URI.contains(b) && b != b':') || !b.is_ascii()) {
             return Ok(None); // `News: …`, `data: …`, `Re:` at a line end, `DNS::Net`
         }
         let Some(word) = (run..colon).find(|&i| hay[i].is_ascii_alphabetic()) else {
