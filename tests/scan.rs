@@ -1034,6 +1034,12 @@ fn json_escapes_are_read_as_what_they_stand_for() {
         r#"{"log":"{\"url\":\"|https:\\/\\/h.example\\/?a=1\\u0026b=2|\"}\n","stream":"stdout"}"#,
         ["https://h.example/?a=1&b=2"]
     );
+    // An array that starts with a time and a flag (found by a black-box
+    // review: such a line was not decoded).
+    t!(
+        r#"[1732612345, true, "|https:\/\/i.example\/?a=1\u0026b=2|"]"#,
+        ["https://i.example/?a=1&b=2"]
+    );
     // A pretty-printed member, a non-ASCII letter, a line break.
     t!(
         "{\n  \"u\": \"|http:\\/\\/x.org\\/caf\\u00e9|\",\n  \"m\": \"|http://y.org/|\\nnext\"\n}",

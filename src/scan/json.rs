@@ -8,7 +8,9 @@
 //! A line's JSON strings are read from its first `"` when that is its
 //! first byte after blanks (a member of pretty-printed JSON), or else from
 //! the first `"` that follows a `{` or `[` and blanks (a JSON log line, with
-//! or without a prefix: `app[12]: {"msg":...}`). From there, each `"` opens
+//! or without a prefix: `app[12]: {"msg":...}`), or a `[` and the numbers,
+//! `true`, `false` and `null` its array starts with (`[1732612345,"…"]`).
+//! From there, each `"` opens
 //! a string, which ends at the next `"` not escaped. Only the escapes of a
 //! string that ends on its line are decoded, and only in lines of at most
 //! [`MAX_LINE`] bytes:
@@ -75,7 +77,8 @@ const fn is_blank(b: u8) -> bool {
 
 /// Where the strings of `line` start being read: its first byte after
 /// blanks if that is `"`, else the first `"` after a `{` or `[` and
-/// blanks.
+/// blanks, or after a `[` and the numbers, `true`, `false` and `null` it
+/// starts with (`[1732612345,"https:\/\/…"]`).
 fn strings_start(line: &[u8]) -> Option<usize> {
     let first = line.iter().position(|&b| !is_blank(b))?;
     if line[first] == b'"' {
@@ -83,13 +86,48 @@ fn strings_start(line: &[u8]) -> Option<usize> {
     }
     let mut from = first;
     while let Some(i) = memchr::memchr2(b'{', b'[', &line[from..]) {
+        let array = line[from + i] == b'[';
         from += i + 1;
-        let next = from + line[from..].iter().position(|&b| !is_blank(b))?;
-        if line[next] == b'"' {
+        let mut next = from + line[from..].iter().position(|&b| !is_blank(b))?;
+        if array {
+            next = after_scalars(line, next);
+        }
+        if line.get(next) == Some(&b'"') {
             return Some(next);
         }
     }
     None
+}
+
+/// Where the array elements written at `line[at..]` that are numbers,
+/// `true`, `false` or `null`, each followed by blanks, a `,` and blanks,
+/// end: the start of the first other element.
+fn after_scalars(line: &[u8], mut at: usize) -> usize {
+    let is_number_byte = |b: &u8| b.is_ascii_digit() || b"+-.eE".contains(b);
+    loop {
+        let rest = &line[at..];
+        let word = [&b"true"[..], b"false", b"null"]
+            .into_iter()
+            .find(|word| rest.starts_with(word));
+        let len = match word {
+            Some(word) => word.len(),
+            None => rest
+                .iter()
+                .position(|b| !is_number_byte(b))
+                .unwrap_or(rest.len()),
+        };
+        let mut end = at + len;
+        while line.get(end).is_some_and(|&b| is_blank(b)) {
+            end += 1;
+        }
+        if len == 0 || line.get(end) != Some(&b',') {
+            return at;
+        }
+        at = end + 1;
+        while line.get(at).is_some_and(|&b| is_blank(b)) {
+            at += 1;
+        }
+    }
 }
 
 /// How deep JSON held in a JSON string is decoded: a Docker `json-file`
@@ -564,6 +602,15 @@ mod tests {
                 r#"{"a":"["{"b":"{"c":"/"}"}"]"}"#,
             ),
             (r#"{"a":"x \\/ \"y\""}"#, r#"{"a":"x \/ "y""}"#),
+            // An array whose first elements are numbers, `true`, `false`,
+            // `null`; not one whose first element is another array, nor a
+            // `[` of text.
+            (
+                r#"[1732612345, -1.5e3 ,true,null,"https:\/\/a.example\/"]"#,
+                r#"[1732612345, -1.5e3 ,true,null,"https://a.example/"]"#,
+            ),
+            (r#"[[1],"\/"]"#, r#"[[1],"\/"]"#),
+            (r#"[1] "\/" [2 "\/""#, r#"[1] "\/" [2 "\/""#),
             // Several lines, each read from its own start.
             (
                 "{\"a\":\"\\/\"}\nC: \"x\\/\"\n\"\\/\"",

@@ -518,8 +518,9 @@ impl ScannerBuilder {
     /// for, so that a URI a JSON log wrote escaped is found whole:
     /// `{"url":"https:\/\/a.example\/?x=1\u0026y=2"}` gives
     /// `https://a.example/?x=1&y=2`, with the span of the escaped text. A
-    /// line's strings are read from its first `"` after a `{` or `[` (or
-    /// from its start, when it starts with `"`), and only those that end on
+    /// line's strings are read from its first `"` after a `{` or `[` (and
+    /// the numbers, `true`, `false` and `null` an array starts with), or
+    /// from its start, when it starts with `"`, and only those that end on
     /// their line, in lines of at most 64 KiB; a string that holds JSON
     /// (Docker's `json-file` log) has its own strings decoded too. `\n`
     /// and the other control characters are read as a blank. When false, the text is scanned as
