@@ -65,6 +65,45 @@ fn base_resolves_relative_links_under_the_root() {
     );
 }
 
+/// `--base` may be an IRI; with `--iri keep`, relative IRIs are resolved
+/// as IRIs, and the base and the document's path keep their characters
+/// (stop 30's black-box review: they came out percent-encoded).
+#[test]
+fn an_iri_base_and_relative_iris_are_resolved_as_iri_mode_says() {
+    let d = Dir::new();
+    d.create(
+        "文書/索引.html",
+        "<a href=\"ページ.html\">p</a> <a href=\"../図.png\">f</a>\n",
+    );
+    let run = |iri: &str| {
+        d.command()
+            .args([
+                "--no-filename",
+                "--iri",
+                iri,
+                "--base",
+                "https://例え.jp/根",
+                ".",
+            ])
+            .stdout()
+    };
+    assert_eq!(
+        run("keep"),
+        "https://例え.jp/根/文書/ページ.html\nhttps://例え.jp/根/図.png\n"
+    );
+    assert_eq!(
+        run("uri"),
+        "https://xn--r8jz45g.jp/%E6%A0%B9/%E6%96%87%E6%9B%B8/%E3%83%9A%E3%83%BC%E3%82%B8.html\n\
+         https://xn--r8jz45g.jp/%E6%A0%B9/%E5%9B%B3.png\n"
+    );
+    let o = d
+        .command()
+        .args(["--base", "https://例え.jp/\u{202e}", "."])
+        .run();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(common::stderr(&o).contains("not a valid URI or IRI"));
+}
+
 #[test]
 fn without_a_base_relative_links_are_left_out_or_printed_as_written() {
     assert_eq!(

@@ -262,10 +262,22 @@ fn resolve_vectors() {
         );
         let key = format!("{base} + {r} strict={}", case["strict"]);
         let want = case["rfc3986_5_2_result"].as_str();
-        let got = match (UriRef::parse(base), UriRef::parse(r)) {
-            (Ok(b), Ok(r)) => b.resolve(&r).ok(),
+        let uris = (UriRef::parse(base), UriRef::parse(r));
+        let got = match &uris {
+            (Ok(b), Ok(r)) => b.resolve(r).ok(),
             _ => None,
         };
+        // Every URI is an IRI, and IRIs resolve by the same algorithm
+        // (RFC 3987 section 6.5): the same target, from every vector.
+        if let (Ok(b), Ok(r)) = (IriRef::parse(base), IriRef::parse(r)) {
+            let iri = b.resolve(&r).ok();
+            if let (Ok(_), Ok(_)) = uris {
+                assert_eq!(iri, got, "{key} as IRIs");
+            }
+            if let Some(iri) = iri {
+                assert!(IriRef::parse(&iri).is_ok(), "resolved {iri:?} must parse");
+            }
+        }
         if got.as_deref() != want {
             failures.push((key, format!("got {got:?}, want {want:?}")));
         } else if let Some(got) = got {

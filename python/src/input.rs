@@ -10,7 +10,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::PyResult;
 use uriscan::doc::{self, DocKind, LinkFilter};
 use uriscan::mail::{self, Messages};
-use uriscan::{HyphenMode, IriMode, Scanner, UriRef};
+use uriscan::{HyphenMode, IriMode, IriRef, Scanner};
 
 use crate::found::{Found, Places};
 
@@ -87,7 +87,7 @@ impl DocOptions {
             }
         };
         if let Some(text) = &args.base {
-            let base = UriRef::parse(text)
+            let base = IriRef::parse(text)
                 .map_err(|e| PyValueError::new_err(format!("base {text:?}: {e}")))?;
             if base.is_relative() {
                 return Err(PyValueError::new_err(format!(
@@ -278,7 +278,7 @@ fn scan_document(
     data: &[u8],
     to_out: &mut ToOut<'_>,
 ) -> io::Result<()> {
-    let base = opts.doc.base.as_deref().and_then(|b| UriRef::parse(b).ok());
+    let base = opts.doc.base.as_deref().and_then(|b| IriRef::parse(b).ok());
     let found = doc::find_links(&opts.scanner, kind, data, base.as_ref());
     to_out.too_long += found.too_long().len() as u64;
     for link in found.links() {

@@ -7,11 +7,11 @@
 //!
 //! ```
 //! use uriscan::doc::{find_links, DocKind};
-//! use uriscan::{Scanner, UriRef};
+//! use uriscan::{IriRef, Scanner};
 //!
 //! let md = b"See [the guide](../guide.md) and `http://localhost:8080/`.\n\n\
 //! [spec]: https://www.rfc-editor.org/rfc/rfc3986\n";
-//! let base = UriRef::parse("https://docs.example.org/a/b.md")?;
+//! let base = IriRef::parse("https://docs.example.org/a/b.md")?;
 //! let found = find_links(&Scanner::new(), DocKind::Markdown, md, Some(&base));
 //! let links: Vec<_> = found
 //!     .links()
@@ -308,14 +308,18 @@ impl DocLinks {
 /// Reads `doc` as a document of kind `kind` and returns its links: those
 /// its markup names and those the scanner finds in its text.
 ///
-/// `base` is the document's own URI, against which its relative
+/// `base` is the document's own URI (or IRI), against which its relative
 /// references are resolved (a `<base href>` in the document wins); with
 /// none, relative references are returned as written ([`Link::uri`]).
+/// With [`IriMode::Keep`](crate::IriMode::Keep), a relative IRI is
+/// resolved as an IRI (RFC 3987 section 6.5), so the target keeps the
+/// characters written; otherwise as the URI it maps to, against the URI
+/// the base maps to.
 pub fn find_links(
     scanner: &Scanner,
     kind: DocKind,
     doc: &[u8],
-    base: Option<&UriRef<'_>>,
+    base: Option<&IriRef<'_>>,
 ) -> DocLinks {
     let reading = match kind {
         DocKind::Html => html::read(doc, 0, LinkAttributes::Named),
@@ -326,15 +330,16 @@ pub fn find_links(
     let lines = Lines::new(doc);
     let embedded = reading.base.as_deref().and_then(|b| embedded_base(b, base));
     let base = match &embedded {
-        Some(b) => UriRef::parse(b).ok(),
-        None => base.cloned(),
+        Some(b) => IriRef::parse(b).ok(),
+        None => base.copied(),
     };
+    let uri_base = base.map(|b| b.to_uri());
+    let uri_base = uri_base.as_deref().and_then(|b| UriRef::parse(b).ok());
     let mut out = DocLinks::default();
     for r in &reading.refs {
         let Some((text, iri)) = scanner.parse_named(&r.value) else {
             continue;
         };
-        // An IRI kept as written is resolved as the URI it maps to.
         let Ok(iri_ref) = IriRef::parse(&text) else {
             continue;
         };
@@ -345,10 +350,10 @@ pub fn find_links(
         if r.value.is_empty() || !scanner.takes_scheme_of(&reference) {
             continue;
         }
-        let resolved = if reference.is_relative() {
-            base.as_ref().and_then(|b| b.resolve(&reference).ok())
-        } else {
-            None
+        let resolved = match reference.is_relative() {
+            false => None,
+            true if scanner.keeps_iris() => base.and_then(|b| b.resolve(&iri_ref).ok()),
+            true => uri_base.as_ref().and_then(|b| b.resolve(&reference).ok()),
         };
         let (line, column) = lines.position(r.source.start);
         out.links.push(Link {
@@ -398,10 +403,10 @@ pub fn looks_like_roff(start: &[u8]) -> bool {
     })
 }
 
-/// The base a document names (`<base href>`), resolved against the base
-/// given if it is relative; `None` if it cannot be used.
-fn embedded_base(named: &str, given: Option<&UriRef<'_>>) -> Option<String> {
-    let named_ref = UriRef::parse(named.trim()).ok()?;
+/// The base a document names (`<base href>`, a URI or an IRI), resolved
+/// against the base given if it is relative; `None` if it cannot be used.
+fn embedded_base(named: &str, given: Option<&IriRef<'_>>) -> Option<String> {
+    let named_ref = IriRef::parse(named.trim()).ok()?;
     if !named_ref.is_relative() {
         return Some(named_ref.as_str().to_string());
     }
@@ -481,7 +486,7 @@ mod tests {
     use crate::IriMode;
 
     fn links(kind: DocKind, doc: &str, base: Option<&str>) -> Vec<(String, u64, u64)> {
-        let base = base.map(|b| UriRef::parse(b).unwrap());
+        let base = base.map(|b| IriRef::parse(b).unwrap());
         find_links(&Scanner::new(), kind, doc.as_bytes(), base.as_ref())
             .into_links()
             .into_iter()
@@ -560,7 +565,7 @@ mod tests {
     fn an_iri_destination_is_reported_as_the_scanner_reports_an_iri() {
         let md = "[東京](https://ja.wikipedia.org/wiki/東京) [p](ページ.md)\n\
                   <a href=\"https://例え.jp/ü\">x</a> [bad](<a b>)\n";
-        let base = UriRef::parse("https://d.example/").unwrap();
+        let base = IriRef::parse("https://d.example/").unwrap();
         let found = |scanner: &Scanner| -> Vec<(String, Option<String>)> {
             find_links(scanner, DocKind::Markdown, md.as_bytes(), Some(&base))
                 .into_links()
@@ -586,8 +591,24 @@ mod tests {
                 ),
             ]
         );
+        // Kept, a relative IRI is resolved as an IRI, against an IRI base
+        // too (stop 30's black-box review: it was the URI it maps to).
         let keep = Scanner::builder().iri(IriMode::Keep).build();
         assert_eq!(found(&keep)[0].0, "https://ja.wikipedia.org/wiki/東京");
+        assert_eq!(found(&keep)[1].0, "https://d.example/ページ.md");
+        let iri_base = IriRef::parse("https://例え.jp/文書/").unwrap();
+        let links = find_links(&keep, DocKind::Markdown, md.as_bytes(), Some(&iri_base));
+        assert_eq!(links.links()[1].uri(), "https://例え.jp/文書/ページ.md");
+        let links = find_links(
+            &Scanner::new(),
+            DocKind::Markdown,
+            md.as_bytes(),
+            Some(&iri_base),
+        );
+        assert_eq!(
+            links.links()[1].uri(),
+            "https://xn--r8jz45g.jp/%E6%96%87%E6%9B%B8/%E3%83%9A%E3%83%BC%E3%82%B8.md"
+        );
         let off = Scanner::builder().iri(IriMode::Off).build();
         assert_eq!(found(&off), []);
     }
@@ -654,7 +675,7 @@ mod tests {
     #[test]
     fn the_filter_reports_what_its_options_ask_for() {
         let md = "[a](../a.md) [f](#top) `https://code.example/` https://t.example/";
-        let base = UriRef::parse("https://d.example/x/y.md").unwrap();
+        let base = IriRef::parse("https://d.example/x/y.md").unwrap();
         let found = find_links(
             &Scanner::new(),
             DocKind::Markdown,

@@ -581,6 +581,13 @@ impl Scanner {
         Some((valid.text.into_owned(), valid.iri.map(Cow::into_owned)))
     }
 
+    /// Returns true if and only if IRIs are reported as written
+    /// ([`IriMode::Keep`]).
+    #[cfg(feature = "docs")]
+    pub(crate) fn keeps_iris(&self) -> bool {
+        self.config.iri == IriMode::Keep
+    }
+
     /// Returns true if and only if this scanner takes the scheme of `uri`:
     /// any scheme followed by `//`; without `//`, a known scheme, or any
     /// with [`ScannerBuilder::any_scheme`]. A relative reference has no

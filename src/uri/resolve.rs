@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use super::UriRef;
+use super::{IriRef, UriRef};
 
 /// Why a reference could not be resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,51 +41,107 @@ impl UriRef<'_> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn resolve(&self, reference: &UriRef<'_>) -> Result<String, ResolveError> {
-        let base = self;
-        let Some(base_scheme) = base.scheme() else {
-            return Err(ResolveError::RelativeBase);
-        };
-        let r = reference;
-        let mut path = String::with_capacity(base.as_str().len() + r.as_str().len());
-        let (scheme, authority, query);
-        if let Some(s) = r.scheme() {
-            scheme = s;
-            authority = r.authority();
-            remove_dot_segments(r.path(), &mut path);
-            query = r.query();
+        resolve(&Components::of_uri(self), &Components::of_uri(reference))
+    }
+}
+
+impl IriRef<'_> {
+    /// Resolves `reference` against `self` as the base IRI, by the
+    /// algorithm of [`UriRef::resolve`], as RFC 3987 section 6.5 says
+    /// (non-ASCII characters are kept as written), and returns the target
+    /// IRI. The result always parses as an IRI.
+    ///
+    /// # Errors
+    ///
+    /// [`ResolveError::RelativeBase`] when the base has no scheme.
+    ///
+    /// ```
+    /// use uriscan::IriRef;
+    ///
+    /// let base = IriRef::parse("https://例え.jp/文書/索引.html")?;
+    /// assert_eq!(base.resolve(&IriRef::parse("../パス/ページ")?)?, "https://例え.jp/パス/ページ");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn resolve(&self, reference: &IriRef<'_>) -> Result<String, ResolveError> {
+        resolve(&Components::of_iri(self), &Components::of_iri(reference))
+    }
+}
+
+/// The five components of a URI or IRI reference, which resolution reads.
+struct Components<'a> {
+    scheme: Option<&'a str>,
+    authority: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+    fragment: Option<&'a str>,
+}
+
+impl<'a> Components<'a> {
+    fn of_uri(u: &UriRef<'a>) -> Components<'a> {
+        Components {
+            scheme: u.scheme(),
+            authority: u.authority(),
+            path: u.path(),
+            query: u.query(),
+            fragment: u.fragment(),
+        }
+    }
+
+    fn of_iri(u: &IriRef<'a>) -> Components<'a> {
+        Components {
+            scheme: u.scheme(),
+            authority: u.authority(),
+            path: u.path(),
+            query: u.query(),
+            fragment: u.fragment(),
+        }
+    }
+}
+
+/// Section 5.2.2, strict: the target of `r` against `base`.
+fn resolve(base: &Components<'_>, r: &Components<'_>) -> Result<String, ResolveError> {
+    let Some(base_scheme) = base.scheme else {
+        return Err(ResolveError::RelativeBase);
+    };
+    let mut path = String::with_capacity(base.path.len() + r.path.len() + 16);
+    let (scheme, authority, query);
+    if let Some(s) = r.scheme {
+        scheme = s;
+        authority = r.authority;
+        remove_dot_segments(r.path, &mut path);
+        query = r.query;
+    } else {
+        scheme = base_scheme;
+        if r.authority.is_some() {
+            authority = r.authority;
+            remove_dot_segments(r.path, &mut path);
+            query = r.query;
         } else {
-            scheme = base_scheme;
-            if r.authority().is_some() {
-                authority = r.authority();
-                remove_dot_segments(r.path(), &mut path);
-                query = r.query();
+            authority = base.authority;
+            if r.path.is_empty() {
+                path.push_str(base.path);
+                query = r.query.or(base.query);
             } else {
-                authority = base.authority();
-                if r.path().is_empty() {
-                    path.push_str(base.path());
-                    query = r.query().or(base.query());
+                if r.path.starts_with('/') {
+                    remove_dot_segments(r.path, &mut path);
                 } else {
-                    if r.path().starts_with('/') {
-                        remove_dot_segments(r.path(), &mut path);
-                    } else {
-                        remove_dot_segments(&merge(base, r.path()), &mut path);
-                    }
-                    query = r.query();
+                    remove_dot_segments(&merge(base, r.path), &mut path);
                 }
+                query = r.query;
             }
         }
-        Ok(recompose(scheme, authority, &path, query, r.fragment()))
     }
+    Ok(recompose(scheme, authority, &path, query, r.fragment))
 }
 
 /// Section 5.2.3: the reference's path appended to all but the last segment
 /// of the base's path (or to `/` when the base has an authority and an
 /// empty path).
-fn merge(base: &UriRef<'_>, path: &str) -> String {
-    if base.authority().is_some() && base.path().is_empty() {
+fn merge(base: &Components<'_>, path: &str) -> String {
+    if base.authority.is_some() && base.path.is_empty() {
         return format!("/{path}");
     }
-    let base_path = base.path();
+    let base_path = base.path;
     let keep = base_path.rfind('/').map_or(0, |slash| slash + 1);
     let mut merged = String::with_capacity(keep + path.len());
     merged.push_str(&base_path[..keep]);

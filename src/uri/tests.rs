@@ -293,6 +293,29 @@ fn resolution_edge_cases() {
 }
 
 #[test]
+fn iris_resolve_with_their_characters_kept() {
+    let resolve = |b: &str, r: &str| {
+        IriRef::parse(b)
+            .unwrap()
+            .resolve(&IriRef::parse(r).unwrap())
+    };
+    let base = "https://例え.jp/文書/索引.html?q=東京#章";
+    for (r, want) in [
+        ("ページ.html", "https://例え.jp/文書/ページ.html"),
+        ("../画像/図.png", "https://例え.jp/画像/図.png"),
+        ("?q=大阪", "https://例え.jp/文書/索引.html?q=大阪"),
+        ("", "https://例え.jp/文書/索引.html?q=東京"),
+        ("#節", "https://例え.jp/文書/索引.html?q=東京#節"),
+        ("//ü.de/ä", "https://ü.de/ä"),
+        ("mailto:üser@例え.jp", "mailto:üser@例え.jp"),
+        ("%E3%83%9A", "https://例え.jp/文書/%E3%83%9A"),
+    ] {
+        assert_eq!(resolve(base, r).unwrap(), want, "{r:?}");
+    }
+    assert_eq!(resolve("文書/", "a"), Err(ResolveError::RelativeBase));
+}
+
+#[test]
 fn remove_dot_segments_traces_of_5_2_4() {
     for (input, want) in [
         ("/a/b/c/./../../g", "/a/g"),

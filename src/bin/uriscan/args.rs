@@ -365,7 +365,9 @@ pub struct Args {
     /// has the URI `URI/a/b.md` (a `/` is added to URI's path if it lacks
     /// one); its relative links are resolved against it (RFC 3986 section
     /// 5.2) and printed as absolute URIs. A `<base href>` in an HTML
-    /// document wins over it.
+    /// document wins over it. URI may be an IRI: with `--iri keep`, it and
+    /// the documents' paths keep their characters, and relative IRIs are
+    /// resolved as IRIs; otherwise it is the URI it maps to.
     #[arg(long, value_name = "URI")]
     pub base: Option<String>,
 
@@ -534,8 +536,11 @@ pub struct Docs {
     /// Whether HTML, Markdown and man pages are read as documents
     /// (`--doc-mode auto`).
     pub enabled: bool,
-    /// `--base`, with a `/` at the end of its path.
+    /// `--base`, with a `/` at the end of its path: as written with
+    /// `--iri keep`, else the URI it maps to.
     pub base: Option<String>,
+    /// `--iri keep`: a document's IRI keeps its path's characters.
+    pub keep_iris: bool,
     /// `--relative`, `--fragments`, `--skip-code`.
     pub filter: LinkFilter,
 }
@@ -625,17 +630,19 @@ impl FileId {
     }
 }
 
-/// `--base`, checked: an absolute URI, with a `/` at the end of its path
-/// (it names the inputs' root directory).
-fn root_base(base: &str) -> Result<String> {
-    let Ok(uri) = uriscan::UriRef::parse(base) else {
-        bail!("--base: {base:?} is not a valid URI");
+/// `--base`, checked: an absolute URI or IRI, with a `/` at the end of its
+/// path (it names the inputs' root directory). An IRI is kept as written
+/// when `keep_iris` (`--iri keep`), and is the URI it maps to otherwise.
+fn root_base(base: &str, keep_iris: bool) -> Result<String> {
+    let Ok(iri) = uriscan::IriRef::parse(base) else {
+        bail!("--base: {base:?} is not a valid URI or IRI");
     };
-    if uri.is_relative() {
+    if iri.is_relative() {
         bail!("--base: {base:?} has no scheme");
     }
-    if uri.path().ends_with('/') || uri.query().is_some() || uri.fragment().is_some() {
-        return Ok(base.to_string());
+    let base = if keep_iris { base.into() } else { iri.to_uri() };
+    if iri.path().ends_with('/') || iri.query().is_some() || iri.fragment().is_some() {
+        return Ok(base.into_owned());
     }
     Ok(format!("{base}/"))
 }
@@ -687,7 +694,12 @@ impl Args {
                 bail!("--scheme: {s:?} is not a valid scheme name");
             }
         }
-        let base = self.base.as_deref().map(root_base).transpose()?;
+        let keep_iris = matches!(self.iri, Iri::Keep);
+        let base = self
+            .base
+            .as_deref()
+            .map(|base| root_base(base, keep_iris))
+            .transpose()?;
         let encoding = match &self.encoding {
             None => TextEncoding::default(),
             Some(label) => TextEncoding::for_label(label).ok_or_else(|| {
@@ -804,6 +816,7 @@ impl Args {
             docs: Docs {
                 enabled: self.doc_mode == DocModeArg::Auto,
                 base,
+                keep_iris,
                 filter: LinkFilter {
                     relative: self.relative,
                     fragments: self.fragments,

@@ -6,7 +6,7 @@ use std::path::{Component, Path, PathBuf};
 
 use ignore::types::TypesBuilder;
 use uriscan::doc::DocKind;
-use uriscan::UriRef;
+use uriscan::{IriRef, UriRef};
 
 use crate::args::{Config, Docs};
 
@@ -32,9 +32,10 @@ pub fn kind_of(path: &Path, cfg: &Config) -> Option<DocKind> {
 /// The URI of the document at `path` under `--base`: `BASE/REL`, where
 /// `REL` is the path from the directory given on the command line that
 /// holds it (or its file name, for a file given), each component
-/// percent-encoded as a path segment.
+/// percent-encoded as a path segment; with `--iri keep`, an IRI whose
+/// path keeps the names' characters (those [`UriRef::to_iri`] shows).
 pub fn document_uri(docs: &Docs, roots: &[PathBuf], path: &Path) -> Option<String> {
-    let base = UriRef::parse(docs.base.as_deref()?).ok()?;
+    let base = IriRef::parse(docs.base.as_deref()?).ok()?;
     let rel = roots.iter().find_map(|root| {
         if root == path {
             path.file_name().map(PathBuf::from)
@@ -69,7 +70,12 @@ pub fn document_uri(docs: &Docs, roots: &[PathBuf], path: &Path) -> Option<Strin
     if reference.split('/').next().is_some_and(|s| s.contains(':')) {
         reference.insert_str(0, "./");
     }
-    base.resolve(&UriRef::parse(&reference).ok()?).ok()
+    let reference = UriRef::parse(&reference).ok()?;
+    let reference = match docs.keep_iris {
+        true => reference.to_iri(),
+        false => reference.as_str().into(),
+    };
+    base.resolve(&IriRef::parse(&reference).ok()?).ok()
 }
 
 /// `--type-list`: each type and its globs.
@@ -91,6 +97,7 @@ mod tests {
         Docs {
             enabled: true,
             base: Some(base.to_string()),
+            keep_iris: false,
             filter: LinkFilter::default(),
         }
     }
@@ -201,5 +208,16 @@ mod tests {
             Some("https://d.example/root/x:y.md")
         );
         assert_eq!(document_uri(&base, &[], &file), None);
+        // With `--iri keep`, the document's IRI keeps its names' letters
+        // (a space is no IRI character), under an IRI base.
+        let keep = Docs {
+            keep_iris: true,
+            ..docs("https://例え.jp/根/")
+        };
+        let file = root.join("文書").join("ペ ージ.md");
+        assert_eq!(
+            document_uri(&keep, std::slice::from_ref(&root), &file).as_deref(),
+            Some("https://例え.jp/根/文書/ペ%20ージ.md")
+        );
     }
 }

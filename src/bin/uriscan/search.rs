@@ -862,7 +862,7 @@ fn scan_document(bytes: &[u8], doc: &Document, records: &mut Records<'_, '_>) {
     let base = doc
         .uri
         .as_deref()
-        .and_then(|b| uriscan::UriRef::parse(b).ok());
+        .and_then(|b| uriscan::IriRef::parse(b).ok());
     let found = uriscan::doc::find_links(&cfg.scanner, doc.kind, bytes, base.as_ref());
     records.too_long += found.too_long().len() as u64;
     for link in found.links() {
