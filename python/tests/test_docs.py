@@ -21,6 +21,17 @@ def test_doc_kind_is_the_command_lines_type_by_name():
     assert uriscan.doc_kind("README.MD") is None
 
 
+def test_an_iri_base_resolves_as_the_iri_mode_says():
+    md = "[p](ページ.md)\n".encode()
+    base = "https://例え.jp/文書/索引.md"
+    kept = uriscan.scan(md, doc="markdown", base=base, iri="keep")
+    assert [f.uri for f in kept] == ["https://例え.jp/文書/ページ.md"]
+    mapped = uriscan.scan(md, doc="markdown", base=base)
+    assert [f.uri for f in mapped] == [
+        "https://xn--r8jz45g.jp/%E6%96%87%E6%9B%B8/%E3%83%9A%E3%83%BC%E3%82%B8.md"
+    ]
+
+
 def test_a_document_gives_its_links_with_their_fields():
     md = b"See [the guide](../guide.md) and `http://localhost:8080/`.\n"
     found = uriscan.scan(md, doc="markdown", base="https://d.example/a/b.md")
