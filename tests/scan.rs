@@ -773,18 +773,33 @@ fn iris_are_read_whole_and_mapped_to_uris() {
             "https://xn--tda.de/%C3%A4"
         ]
     );
-    // A scheme without `//` may be followed at once by a non-ASCII
-    // character: an internationalized mail address (RFC 6530), a URN. Far
-    // from the last colon too, where the colon search works a vector at a
-    // time (found by a black-box review: it passed over such colons).
+    // An address may start with a non-ASCII character right after its
+    // scheme's `:`: an internationalized mail address (RFC 6530), an XMPP
+    // or SIP address. Far from the last colon too, where the colon search
+    // works a vector at a time (found by a black-box review: it passed
+    // over such colons).
     let far = "x".repeat(100);
     t!(
-        &format!("{far} |mailto:üser@example.com| <|mailto:用户@例子.广告|> |urn:isbn:ü12| {far}"),
+        &format!(
+            "{far} |mailto:üser@example.com| <|mailto:用户@例子.广告|> \
+             |xmpp:üser@example.com| |urn:isbn:ü12| {far}"
+        ),
         [
             "mailto:%C3%BCser@example.com",
             "mailto:%E7%94%A8%E6%88%B7@xn--fsqu00a.xn--4rr70v",
+            "xmpp:%C3%BCser@example.com",
             "urn:isbn:%C3%BC12"
         ]
+    );
+    // Other known schemes glued to non-ASCII text are labels and their
+    // values (CJK writes no space after a colon), and an address needs
+    // its `@` (the second review of that change).
+    t!(
+        &format!(
+            "{far} Tip:設定画面から通知をオフにできます。Data:東京,大阪 \
+             Im:Übrigen [[ar:مصر]] about:設定 mailto:üser im:ü {far}"
+        ),
+        []
     );
     // Text in another encoding, read undecoded, ends a URI as a space does.
     check(

@@ -109,12 +109,15 @@ fn after_scalars(line: &[u8], mut at: usize) -> usize {
         let word = [&b"true"[..], b"false", b"null"]
             .into_iter()
             .find(|word| rest.starts_with(word));
+        // A number starts with a digit, or `-` and a digit.
+        let number = rest.strip_prefix(b"-").unwrap_or(rest);
         let len = match word {
             Some(word) => word.len(),
-            None => rest
+            None if number.first().is_some_and(u8::is_ascii_digit) => rest
                 .iter()
                 .position(|b| !is_number_byte(b))
                 .unwrap_or(rest.len()),
+            None => 0,
         };
         let mut end = at + len;
         while line.get(end).is_some_and(|&b| is_blank(b)) {
@@ -610,6 +613,10 @@ mod tests {
                 r#"[1732612345, -1.5e3 ,true,null,"https://a.example/"]"#,
             ),
             (r#"[[1],"\/"]"#, r#"[[1],"\/"]"#),
+            (
+                r#"[e,"\/"] [-,"\/"] [.5,"\/"]"#,
+                r#"[e,"\/"] [-,"\/"] [.5,"\/"]"#,
+            ),
             (r#"[1] "\/" [2 "\/""#, r#"[1] "\/" [2 "\/""#),
             // Several lines, each read from its own start.
             (

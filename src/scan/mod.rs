@@ -111,7 +111,12 @@
 //!    URI belong to it (`http://x.jp/を参照` is one IRI, as RFC 3987 reads
 //!    it; Japanese puts no space there, and the alternative, cutting at a
 //!    change of script, would cut real IRIs such as
-//!    `https://ja.wikipedia.org/wiki/東京`).
+//!    `https://ja.wikipedia.org/wiki/東京`). *Judgement call:* without
+//!    `//`, a non-ASCII character right after the scheme's `:` starts an
+//!    IRI only in an address with an `@` (`mailto:用户@例子.广告`, `xmpp:`,
+//!    `sip:`, `im:`, `pres:`, `jabber:`): a known scheme's name glued to
+//!    non-ASCII text is far more often a label and its value (`Tip:設定…`,
+//!    `Data:東京,大阪`, German `Im:Übrigen`).
 //! 8. Relative references and bare `www.example.com` are not reported.
 //! 9. **JSON strings.** In a line of JSON (a log's `{"url":"https:\/\/…"}`,
 //!    a pretty-printed member), the escapes of its strings are read as what

@@ -42,12 +42,23 @@ impl Scheme {
         win: &Window<'_>,
         colon: usize,
         any_scheme: bool,
+        iris: bool,
     ) -> Result<Option<Scheme>, NeedMore> {
         let hay = win.hay;
         if hay.len() < colon + 3 && !win.eof {
             return Err(NeedMore);
         }
         let slashes = hay[colon + 1..].starts_with(b"//");
+        // A non-ASCII character right after the `:` starts an IRI only in
+        // an address (see [`Scheme::accepts`]).
+        if !slashes && hay.get(colon + 1).is_some_and(|b| !b.is_ascii()) {
+            let address = ADDRESS_SCHEMES
+                .iter()
+                .any(|name| ends_with_ignore_case(&hay[..colon], name.as_bytes()));
+            if !iris || !address {
+                return Ok(None); // `Tip:設定…`, `Im:Übrigen`
+            }
+        }
         // Without `//`, only a known scheme starts a candidate (unless any
         // scheme does), and it ends right before the `:`: most words
         // before a `:` are turned away here, by their last two bytes.
@@ -63,7 +74,6 @@ impl Scheme {
         // A run that goes on past the limit has no word boundary of its own.
         let bounded = run == 0 || !SCHEME.contains(hay[run - 1]);
         let after = hay.get(colon + 1).copied();
-        // A non-ASCII byte may start an IRI's path (`mailto:üser@…`).
         if !slashes && !after.is_some_and(|b| (URI.contains(b) && b != b':') || !b.is_ascii()) {
             return Ok(None); // `News: …`, `data: …`, `Re:` at a line end, `DNS::Net`
         }
@@ -145,11 +155,33 @@ impl Scheme {
     ) -> bool {
         // In `<...>` the `//` may have been wrapped (`<http:/` `/host>`).
         let slashes = rest.starts_with(b"//");
+        // *Judgement call:* text glued to a `:` that ends a known scheme's
+        // name is a label and its value far more often than a URI when it
+        // is not ASCII (CJK writes no space after a colon: `Tip:設定…`,
+        // `Data:東京,大阪`; German `Im:Übrigen`), so a non-ASCII character
+        // right after the `:` starts an IRI only in an address, with its
+        // `@`: an internationalized mail address (RFC 6530,
+        // `mailto:用户@例子.广告`), an XMPP or SIP address.
+        if rest.first().is_some_and(|b| !b.is_ascii()) {
+            let address = ADDRESS_SCHEMES
+                .iter()
+                .any(|a| name.eq_ignore_ascii_case(a.as_bytes()));
+            return address && has(b'@');
+        }
         if let Some(host) = authority_rule(name) {
             return slashes && (host == Host::MayBeEmpty || has_host(&rest[2..]));
         }
         slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
     }
+}
+
+/// The schemes whose path is an address with an `@`, which may start
+/// with a non-ASCII character ([`Scheme::accepts`]).
+const ADDRESS_SCHEMES: [&str; 7] = ["mailto", "xmpp", "jabber", "sip", "sips", "im", "pres"];
+
+/// Returns true if and only if `text` ends with `word`, in any case.
+fn ends_with_ignore_case(text: &[u8], word: &[u8]) -> bool {
+    text.len() >= word.len() && text[text.len() - word.len()..].eq_ignore_ascii_case(word)
 }
 
 /// Returns true if and only if `hay[i..colon]` is `http` or `https` (any
