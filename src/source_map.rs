@@ -4,6 +4,8 @@
 //! decoded from UTF-16 or Shift_JIS) is placed at its line and column in
 //! the input as it was written.
 
+use std::cell::Cell;
+
 use crate::span::Span;
 
 /// Maps offsets of a decoded text to ranges of its source.
@@ -18,10 +20,25 @@ use crate::span::Span;
 /// # Invariants
 ///
 /// Pieces are sorted by `out`, strictly increasing; `out_unit >= 1`.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// `cursor` is only a hint (any value is correct).
+#[derive(Clone, Debug, Default)]
 pub struct SourceMap {
     pieces: Vec<Piece>,
+    /// The piece of the last byte looked up: finds are placed in order,
+    /// so the next lookup is at or just after it (a binary search of a
+    /// JSON log's map, a piece per run of escapes, took 18% of its scan).
+    cursor: Cell<usize>,
 }
+
+/// Maps are equal when they place every byte alike (whatever their
+/// cursors).
+impl PartialEq for SourceMap {
+    fn eq(&self, other: &SourceMap) -> bool {
+        self.pieces == other.pieces
+    }
+}
+
+impl Eq for SourceMap {}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Piece {
@@ -108,6 +125,7 @@ impl SourceMap {
         // Pieces are dropped in bulk, when they are half the list.
         if first > 0 && 2 * first >= self.pieces.len() {
             self.pieces.drain(..first);
+            self.cursor.set(self.cursor.get().saturating_sub(first));
         }
     }
 
@@ -117,9 +135,45 @@ impl SourceMap {
         self.pieces.is_empty()
     }
 
+    /// The index of the last piece at or before decoded offset `at`:
+    /// looked for from the cursor, ahead or back, in steps that double
+    /// until one passes `at`, then by halves within the last step. So a
+    /// lookup `d` pieces from the last costs about `2 log d`: a find, its
+    /// end, and its line's start (back, on the line of the find before).
+    fn piece_at(&self, at: usize) -> Option<usize> {
+        let pieces = &self.pieces;
+        let cursor = self.cursor.get().min(pieces.len().saturating_sub(1));
+        let is_before = |p: &Piece| p.out <= at;
+        // The answer lies in `low..high`: `pieces[low]` is at or before
+        // `at` (when `low` is a piece at all), `pieces[high]` past it.
+        let (mut low, mut high, mut step) = (cursor, cursor, 1);
+        if pieces.get(cursor).is_some_and(is_before) {
+            high = loop {
+                match pieces.get(low + step) {
+                    Some(p) if is_before(p) => (low, step) = (low + step, 2 * step),
+                    Some(_) => break low + step,
+                    None => break pieces.len(),
+                }
+            };
+        } else {
+            low = loop {
+                let Some(back) = high.checked_sub(step) else {
+                    break 0;
+                };
+                if is_before(&pieces[back]) {
+                    break back;
+                }
+                (high, step) = (back, 2 * step);
+            };
+        }
+        let found = (low + pieces[low..high].partition_point(is_before)).checked_sub(1)?;
+        self.cursor.set(found);
+        Some(found)
+    }
+
     /// The source range of the decoded byte at `at`.
     fn byte(&self, at: usize) -> (usize, usize) {
-        let Some(i) = self.pieces.partition_point(|p| p.out <= at).checked_sub(1) else {
+        let Some(i) = self.piece_at(at) else {
             return (at, at + 1); // before the first piece: unmapped, as is
         };
         let p = self.pieces[i];
@@ -177,5 +231,39 @@ mod tests {
         #[cfg(feature = "mail")]
         assert_eq!(SourceMap::all_at(3).span(Span::new(5, 9)), Span::new(3, 3));
         assert_eq!(SourceMap::default().span(Span::new(5, 9)), Span::new(5, 9));
+    }
+
+    /// Lookups in any order (forward, a few pieces ahead or far, back)
+    /// place each byte as a search of the whole map does: the cursor is
+    /// only a hint.
+    #[test]
+    fn lookups_in_any_order_place_alike() {
+        // `\/` escapes (2 bytes for 1) every third byte, 300 pieces.
+        let mut map = SourceMap::default();
+        for i in 0..150 {
+            map.push(3 * i, 4 * i, 1, 2);
+            map.copied(3 * i + 1, 4 * i + 2);
+        }
+        let pieces = map.pieces.clone();
+        let placed = |at: usize| {
+            let p = pieces[pieces.partition_point(|p| p.out <= at) - 1];
+            let unit = (at - p.out) / p.out_unit as usize * p.src_unit as usize;
+            p.src + unit
+        };
+        // Forward and back by every stride up to 40 bytes (0 to 27 pieces),
+        // then scattered.
+        for stride in 1..=40 {
+            let forward = (0..450).step_by(stride);
+            for at in forward.clone().chain(forward.rev()) {
+                assert_eq!(map.span(Span::new(at, at + 1)).start, placed(at), "{at}");
+            }
+        }
+        for at in (0..450).map(|i| i * 211 % 450) {
+            assert_eq!(map.span(Span::new(at, at + 1)).start, placed(at), "{at}");
+        }
+        // Forgetting keeps the cursor a valid hint.
+        map.forget_before(300);
+        assert_eq!(map.span(Span::new(420, 421)).start, placed(420));
+        assert_eq!(map.span(Span::new(301, 302)).start, placed(301));
     }
 }

@@ -518,9 +518,10 @@ pub(crate) fn line_start_from(hay: &[u8], pos: usize) -> usize {
 /// `found`, found in decoded text, placed in the input by `map`: its span
 /// and its column (counted in the input's bytes) those of what was written.
 pub(crate) fn placed<'f>(map: &SourceMap, found: &'f Found<'_>) -> Found<'f> {
-    let span = map.span(found.span());
+    // The line's start first: the map is looked up in order.
     let line_start = found.span().start + 1 - found.column() as usize;
     let line_start = map.span(Span::new(line_start, line_start)).start;
+    let span = map.span(found.span());
     let column = (span.start - line_start.min(span.start) + 1) as u64;
     found.placed(span, found.line(), column, None)
 }
