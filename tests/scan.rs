@@ -797,7 +797,7 @@ fn iris_are_read_whole_and_mapped_to_uris() {
     t!(
         &format!(
             "{far} Tip:設定画面から通知をオフにできます。Data:東京,大阪 \
-             Im:Übrigen [[ar:مصر]] about:設定 mailto:üser im:ü {far}"
+             Im:Übrigen [[ar:مصر]] about:設定 mailto:üser im:ü sip:ñame@ x.org {far}"
         ),
         []
     );
@@ -845,6 +845,13 @@ fn iri_modes_keep_or_refuse_what_was_written() {
         (error.index(), error.to_string()),
         (8, "invalid character in host at byte 8".to_string())
     );
+    // An internationalized address too (the code review of that change).
+    let found = check(
+        &off_invalid,
+        "|mailto:üser@example.com|",
+        &["mailto:üser@example.com"],
+    );
+    assert_eq!(found[0].error().map(|e| e.index()), Some(7));
     // In IRI modes, a candidate that is not an IRI is not cut either.
     let invalid = Scanner::builder().report_invalid(true).build();
     let found = check(&invalid, "|http://x:1ü/|", &["http://x:1ü/"]);

@@ -311,10 +311,12 @@ impl DocLinks {
 /// `base` is the document's own URI (or IRI), against which its relative
 /// references are resolved (a `<base href>` in the document wins); with
 /// none, relative references are returned as written ([`Link::uri`]).
-/// With [`IriMode::Keep`](crate::IriMode::Keep), a relative IRI is
-/// resolved as an IRI (RFC 3987 section 6.5), so the target keeps the
-/// characters written; otherwise as the URI it maps to, against the URI
-/// the base maps to.
+/// With [`IriMode::Keep`](crate::IriMode::Keep), a relative reference is
+/// resolved as an IRI against the base as given (RFC 3987 section 6.5),
+/// so the target keeps the characters written; otherwise as the URI it
+/// maps to, against the URI the base maps to. A `<base href>` may be an
+/// IRI in every mode, as `base` may: it names where the document is, not
+/// a link to report.
 pub fn find_links(
     scanner: &Scanner,
     kind: DocKind,
@@ -609,6 +611,10 @@ mod tests {
             links.links()[1].uri(),
             "https://xn--r8jz45g.jp/%E6%96%87%E6%9B%B8/%E3%83%9A%E3%83%BC%E3%82%B8.md"
         );
+        // A `<base href>` may be an IRI too (it was passed over).
+        let html = "<base href=\"https://例え.jp/x/\"><a href=\"c\">c</a>";
+        let links = find_links(&Scanner::new(), DocKind::Html, html.as_bytes(), Some(&base));
+        assert_eq!(links.links()[0].uri(), "https://xn--r8jz45g.jp/x/c");
         let off = Scanner::builder().iri(IriMode::Off).build();
         assert_eq!(found(&off), []);
     }

@@ -10,10 +10,11 @@
 /// word at a time first, and any `:` there is returned. Farther on, most
 /// colons cannot end a scheme: a scheme's `:` is followed by a URI byte
 /// (or an IRI's non-ASCII character), and most are followed by a space or
-/// a line break (`Subject: `, `Note: `). On x86-64 with AVX2 the far search tests the byte after each
-/// `:` in a vector loop ([`far_avx2`]) and passes over such colons without
-/// stopping; elsewhere memchr finds every `:`. Colons that fail the test
-/// of their sides also come in runs: times (`10:05:03`), JSON keys
+/// a line break (`Subject: `, `Note: `). On x86-64 with AVX2 the far
+/// search tests the byte after each `:` in a vector loop ([`far_avx2`])
+/// and passes over such colons without stopping; elsewhere memchr finds
+/// every `:`. Colons that fail the test of their sides also come in runs:
+/// times (`10:05:03`), JSON keys
 /// (`"id":`). After one, the caller asks for [`Sides::Both`]: the vector
 /// loop then also tests the byte before each `:` and passes over those
 /// too. It asks for [`Sides::After`] otherwise, as testing the byte before
@@ -205,7 +206,7 @@ unsafe fn far_avx2(hay: &[u8], from: usize, sides: Sides) -> Option<usize> {
 }
 
 /// The colons among the 32 bytes of `hay` at `at` that [`far_avx2`] keeps
-/// first (those followed by ASCII above the space), as a vector mask (a
+/// first (those followed by a byte above the space), as a vector mask (a
 /// byte of ones for each).
 ///
 /// # Safety

@@ -30,7 +30,7 @@ use super::chars;
 use super::colons::{ColonFinder, Sides};
 use super::run::Run;
 use super::schemes::Scheme;
-use super::{Found, IriMode, Scanner, Sink};
+use super::{Found, Scanner, Sink};
 use crate::uri::table::{SCHEME, URI};
 
 /// How far before a `:` the core looks (scheme, `URL:`, `<`, quote prefix).
@@ -256,8 +256,7 @@ impl<'s> Core<'s> {
             if !passed {
                 continue;
             }
-            let config = &self.scanner.config;
-            match Scheme::before(win, colon, config.any_scheme, config.iri != IriMode::Off) {
+            match Scheme::before(win, colon, self.scanner.config.any_scheme) {
                 Ok(Some(scheme)) => return Ok(Some(scheme)),
                 Ok(None) => {}
                 Err(NeedMore) => return Err(colon),

@@ -42,28 +42,28 @@ impl Scheme {
         win: &Window<'_>,
         colon: usize,
         any_scheme: bool,
-        iris: bool,
     ) -> Result<Option<Scheme>, NeedMore> {
         let hay = win.hay;
         if hay.len() < colon + 3 && !win.eof {
             return Err(NeedMore);
         }
         let slashes = hay[colon + 1..].starts_with(b"//");
-        // A non-ASCII character right after the `:` starts an IRI only in
-        // an address (see [`Scheme::accepts`]).
-        if !slashes && hay.get(colon + 1).is_some_and(|b| !b.is_ascii()) {
-            let address = ADDRESS_SCHEMES
-                .iter()
-                .any(|name| ends_with_ignore_case(&hay[..colon], name.as_bytes()));
-            if !iris || !address {
-                return Ok(None); // `Tip:設定…`, `Im:Übrigen`
-            }
-        }
         // Without `//`, only a known scheme starts a candidate (unless any
         // scheme does), and it ends right before the `:`: most words
         // before a `:` are turned away here, by their last two bytes.
         if !slashes && !any_scheme && !ends_like_known(&hay[..colon]) {
             return Ok(None);
+        }
+        // A non-ASCII character right after the `:` starts an IRI only in
+        // an address ([`Scheme::accepts`] decides; this turns the others
+        // away before their run is read: `Tip:設定…`, `Im:Übrigen`).
+        if !slashes && hay.get(colon + 1).is_some_and(|b| !b.is_ascii()) {
+            let address = ADDRESS_SCHEMES
+                .iter()
+                .any(|name| ends_with_ignore_case(&hay[..colon], name.as_bytes()));
+            if !address {
+                return Ok(None);
+            }
         }
         let floor = colon.saturating_sub(LOOKBACK.min(MAX_SCHEME));
         let mut run = colon;
@@ -161,12 +161,13 @@ impl Scheme {
         // `Data:東京,大阪`; German `Im:Übrigen`), so a non-ASCII character
         // right after the `:` starts an IRI only in an address, with its
         // `@`: an internationalized mail address (RFC 6530,
-        // `mailto:用户@例子.广告`), an XMPP or SIP address.
+        // `mailto:用户@例子.广告`), an XMPP or SIP address. This holds with
+        // `any_scheme` too.
         if rest.first().is_some_and(|b| !b.is_ascii()) {
             let address = ADDRESS_SCHEMES
                 .iter()
                 .any(|a| name.eq_ignore_ascii_case(a.as_bytes()));
-            return address && has(b'@');
+            return address && has(b'@') && has_required_shape(name, rest, has);
         }
         if let Some(host) = authority_rule(name) {
             return slashes && (host == Host::MayBeEmpty || has_host(&rest[2..]));

@@ -22,6 +22,21 @@ impl fmt::Display for ResolveError {
 
 impl std::error::Error for ResolveError {}
 
+/// The [`Components`] of a [`UriRef`] or an [`IriRef`] (their accessors
+/// have the same names and types).
+macro_rules! components_of {
+    ($reference:expr) => {{
+        let r = $reference;
+        Components {
+            scheme: r.scheme(),
+            authority: r.authority(),
+            path: r.path(),
+            query: r.query(),
+            fragment: r.fragment(),
+        }
+    }};
+}
+
 impl UriRef<'_> {
     /// Resolves `reference` against `self` as the base URI (section 5.2.2,
     /// strict), and returns the target URI as recomposed by section 5.3.
@@ -41,7 +56,7 @@ impl UriRef<'_> {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn resolve(&self, reference: &UriRef<'_>) -> Result<String, ResolveError> {
-        resolve(&Components::of_uri(self), &Components::of_uri(reference))
+        resolve(&components_of!(self), &components_of!(reference))
     }
 }
 
@@ -59,11 +74,12 @@ impl IriRef<'_> {
     /// use uriscan::IriRef;
     ///
     /// let base = IriRef::parse("https://例え.jp/文書/索引.html")?;
-    /// assert_eq!(base.resolve(&IriRef::parse("../パス/ページ")?)?, "https://例え.jp/パス/ページ");
+    /// let target = base.resolve(&IriRef::parse("../パス/ページ")?)?;
+    /// assert_eq!(target, "https://例え.jp/パス/ページ");
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn resolve(&self, reference: &IriRef<'_>) -> Result<String, ResolveError> {
-        resolve(&Components::of_iri(self), &Components::of_iri(reference))
+        resolve(&components_of!(self), &components_of!(reference))
     }
 }
 
@@ -74,28 +90,6 @@ struct Components<'a> {
     path: &'a str,
     query: Option<&'a str>,
     fragment: Option<&'a str>,
-}
-
-impl<'a> Components<'a> {
-    fn of_uri(u: &UriRef<'a>) -> Components<'a> {
-        Components {
-            scheme: u.scheme(),
-            authority: u.authority(),
-            path: u.path(),
-            query: u.query(),
-            fragment: u.fragment(),
-        }
-    }
-
-    fn of_iri(u: &IriRef<'a>) -> Components<'a> {
-        Components {
-            scheme: u.scheme(),
-            authority: u.authority(),
-            path: u.path(),
-            query: u.query(),
-            fragment: u.fragment(),
-        }
-    }
 }
 
 /// Section 5.2.2, strict: the target of `r` against `base`.
