@@ -49,6 +49,50 @@ fn fixtures_give_their_expected_uris() {
 }
 
 #[test]
+fn header_fields_far_apart_among_colons_that_hold_none_are_each_read() {
+    // A block searched at once: fields that hold a URI (one in an encoded
+    // word, one after a JSON `:\/`) far apart, between fields whose colons
+    // end no scheme (times, DKIM's name lists, `Re:`), and two URIs in
+    // one field.
+    let mut message = Vec::new();
+    for hop in 0..6 {
+        message.extend_from_slice(
+            format!(
+                "Received: from h{hop}.example ([10.0.0.{hop}]) by mx.example\n\t\
+                 with ESMTP id x{hop}; Tue, 20 Aug 2002 10:15:3{hop} +0100\n"
+            )
+            .as_bytes(),
+        );
+    }
+    message.extend_from_slice(
+        b"DKIM-Signature: v=1; a=rsa-sha256; h=from:to:subject:date:message-id;\n\
+          \tb=abc\n\
+          List-Archive: <https://lists.example/archive/>\n\
+          Date: Tue, 20 Aug 2002 10:15:32 +0100\n\
+          Subject: Re: =?utf-8?Q?see_http://a.example/=C3=A9t=C3=A9?= now\n\
+          X-Times: 10:15:32 11:15:32 12:15:32 13:15:32 14:15:32 15:15:32 16:15:32\n\
+          X-Json: {\"u\":\"https:\\/\\/j.example\\/p\"}\n\
+          X-Two: <mailto:a@b.example> and <ftp://f.example/x>\n\
+          \n\
+          body\n",
+    );
+    let uris: Vec<String> = scan(&message)
+        .iter()
+        .map(|line| line.rsplit(' ').next().unwrap().to_owned())
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "https://lists.example/archive/",
+            "http://a.example/%C3%A9t%C3%A9",
+            "https://j.example/p",
+            "mailto:a@b.example",
+            "ftp://f.example/x",
+        ]
+    );
+}
+
+#[test]
 fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     let qp = fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -20,6 +20,10 @@ pub struct Field<'a> {
 #[derive(Debug)]
 pub struct Head<'a> {
     pub fields: Vec<Field<'a>>,
+    /// The header block: the text of every field, in order, without the
+    /// blank line that ends it. Each field's name and value are slices of
+    /// it.
+    pub block: &'a [u8],
     /// Everything after the blank line that ends the header block.
     pub body: &'a [u8],
     /// The `Message-ID`, without its angle brackets.
@@ -95,6 +99,7 @@ impl<'a> Head<'a> {
         let mut head = Head {
             // Mailing lists' messages have some 50 fields.
             fields: Vec::with_capacity(64),
+            block: raw,
             body: &raw[raw.len()..],
             message_id: None,
         };
@@ -106,6 +111,7 @@ impl<'a> Head<'a> {
             let line_end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |p| at + p + 1);
             let line = &raw[at..line_end];
             if line == b"\n" || line == b"\r\n" {
+                head.block = &raw[..at];
                 head.body = &raw[line_end..];
                 break;
             }
@@ -159,11 +165,19 @@ impl<'a> Head<'a> {
 /// Where the `:` after the field name `text` starts with is, if it starts
 /// with one: RFC 5322 `field-name = 1*ftext` (printable ASCII but `:`).
 /// Names are short: they are read byte by byte, up to the first byte that
-/// is not `ftext`.
+/// is not `ftext` (one look-up each).
 fn field_name_end(text: &[u8]) -> Option<usize> {
-    let len = text
-        .iter()
-        .position(|&b| b == b':' || !b.is_ascii_graphic())?;
+    /// Whether each byte is `ftext`.
+    const FTEXT: [bool; 256] = {
+        let mut ftext = [false; 256];
+        let mut b = b'!';
+        while b <= b'~' {
+            ftext[b as usize] = b != b':';
+            b += 1;
+        }
+        ftext
+    };
+    let len = text.iter().position(|&b| !FTEXT[usize::from(b)])?;
     (len > 0 && text[len] == b':').then_some(len)
 }
 

@@ -285,20 +285,42 @@ fn may_end_scheme(before: u8, after: u8) -> bool {
 }
 
 /// Returns true if `text`, scanned as a whole input, may hold a candidate:
-/// some `:` of it, with a byte on each side, may end a scheme
-/// ([`may_end_scheme`]), or is followed by a `\` (a JSON string's
-/// `https:\/\/`, decoded before it is scanned). When false, its scan
-/// reports nothing: every candidate starts at such a `:`. Most header
-/// fields that hold a `:` hold only times (`Date`, `Received`), and are
-/// passed over with this.
+/// it has a [`candidate_colon`]. When false, its scan reports nothing.
+/// Most header fields that hold a `:` hold only times (`Date`,
+/// `Received`), and are passed over with this.
 #[cfg(any(feature = "mail", test))]
 pub(crate) fn may_hold_candidate(text: &[u8]) -> bool {
-    memchr::memchr_iter(b':', text).any(|colon| {
-        colon > 0
-            && text
-                .get(colon + 1)
-                .is_some_and(|&after| after == b'\\' || may_end_scheme(text[colon - 1], after))
-    })
+    candidate_colon(text, 0).is_some()
+}
+
+/// The offset of the first `:` of `text` (scanned as a whole input) at or
+/// after `from` that a candidate may hang on: one with a byte on each side
+/// that may end a scheme ([`may_end_scheme`]), or with a scheme byte
+/// before and a `\` after (a JSON string's `https:\/\/`, decoded before
+/// it is scanned: decoding turns no byte that is not a scheme byte into
+/// one). The colon finder's far search tests both sides 64 bytes at a
+/// time and passes over the colons that fail without stopping (field
+/// names' `Subject: `, times), so a whole header block is searched at
+/// once.
+#[cfg(any(feature = "mail", test))]
+pub(crate) fn candidate_colon(text: &[u8], mut from: usize) -> Option<usize> {
+    let finder = ColonFinder::new();
+    // The finder passes over only colons that fail this test (its
+    // contract with `Sides::Both`).
+    while from < text.len() {
+        let colon = finder.far(text, from, Sides::Both)?;
+        from = colon + 1;
+        if colon > 0
+            && text.get(colon + 1).is_some_and(|&after| {
+                let before = text[colon - 1];
+                may_end_scheme(before, after)
+                    || (after == b'\\' && SIDES[usize::from(before)] & SCHEME_BYTE != 0)
+            })
+        {
+            return Some(colon);
+        }
+    }
+    None
 }
 
 /// [`SIDES`]: a byte that may end a scheme.
@@ -504,6 +526,38 @@ mod tests {
             }
         }
         assert!(turned_away > 100, "only {turned_away} texts turned away");
+    }
+
+    proptest::proptest! {
+        /// `candidate_colon` finds, from any start, the first `:` that a
+        /// byte-by-byte test of its sides keeps, though its search passes
+        /// over colons 64 bytes at a time.
+        #[test]
+        fn candidate_colons_are_those_a_byte_by_byte_test_keeps(
+            hay in proptest::collection::vec(
+                proptest::sample::select(b"a1:: \n\\/\"-\xc3\xa9".to_vec()),
+                0..300,
+            ),
+        ) {
+            use super::candidate_colon;
+            let keeps = |at: usize| {
+                hay[at] == b':'
+                    && at > 0
+                    && hay.get(at + 1).is_some_and(|&after| {
+                        let before = hay[at - 1];
+                        let scheme_byte = before.is_ascii_alphanumeric() || b"+-.".contains(&before);
+                        scheme_byte
+                            && (after == b'\\'
+                                || (after > b' '
+                                    && !b" \n\"".contains(&after)
+                                    && !(before.is_ascii_digit() && after.is_ascii_digit())))
+                    })
+            };
+            for from in 0..=hay.len() {
+                let model = (from..hay.len()).find(|&at| keeps(at));
+                proptest::prop_assert_eq!(candidate_colon(&hay, from), model, "from {}", from);
+            }
+        }
     }
 
     /// At most this many bytes are examined per input byte, on any input:
