@@ -8,8 +8,9 @@
 //!   by a space or another control byte, and after a `:` that failed its sides,
 //!   those with no scheme byte before: `ColonFinder` in
 //!   `src/scan/colons.rs`, compiled in here) and keeps those with a scheme
-//!   byte before and a URI byte (or a non-ASCII byte: an internationalized
-//!   address) after, not digits on both sides. Teddy can put one side's
+//!   byte before and a URI byte (or a non-ASCII byte after an address
+//!   scheme's last letter: an internationalized address) after, not digits
+//!   on both sides. Teddy can put one side's
 //!   test in its vector search: a scheme byte and `:` (65 patterns), or
 //!   `:` and such a byte (213 patterns; 85 before non-ASCII bytes were
 //!   kept, when DESIGN's figures were measured); the other side is
@@ -69,6 +70,8 @@ fn passes(hay: &[u8], colon: usize) -> bool {
     is_scheme_byte(before)
         && may_follow_scheme(after)
         && !(before.is_ascii_digit() && after.is_ascii_digit())
+        // A non-ASCII byte only after an address scheme's last letter.
+        && (after.is_ascii() || b"oprsmOPRSM".contains(&before))
 }
 
 /// A Teddy searcher for `patterns` (more than 64 of them are allowed).

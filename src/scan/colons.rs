@@ -27,13 +27,16 @@
 /// it passes over cannot end a scheme: it is the first byte of `hay` (no
 /// byte before it), or the byte after it is at most `0x20` (no URI byte,
 /// and no byte of a non-ASCII character, which may start an IRI's path:
-/// `mailto:üser@…`), or, with [`Sides::Both`], the byte before it is no
-/// scheme byte (ASCII letters and digits, `+`, `-`, `.`) or both are
-/// digits (`12:30`). The last byte of `hay`, unless it is also the first,
-/// is never passed over (the caller decides on a `:` whose next byte is
-/// not in the window yet). So a caller that turns away every such `:` (the
-/// core's `may_end_scheme`, which also turns away a `:` at the window's
-/// start) sees the same colons either way.
+/// `mailto:üser@…`), or it is non-ASCII and the byte before is not the
+/// last letter of an address scheme ([`ends_address_scheme`]), or, with
+/// [`Sides::Both`], the byte before it is no scheme byte (ASCII letters
+/// and digits, `+`, `-`, `.`) or both are digits (`12:30`). The last byte
+/// of `hay`, unless it is also the first, is never passed over (the
+/// caller decides on a `:` whose next byte is not in the window yet). So
+/// a caller that turns away every such `:` (the core: its
+/// `may_end_scheme`, which also turns away a `:` at the window's start,
+/// and `Scheme::before`, which takes a non-ASCII byte right after a `:`
+/// only after an address scheme) sees the same colons either way.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ColonFinder {
     #[cfg(target_arch = "x86_64")]
@@ -124,13 +127,26 @@ impl Sides {
     }
 }
 
-/// Returns true if and only if a `:` followed by `next` (`None`: the end
-/// of the input seen so far) may end a scheme: `next` is above the space,
-/// as every URI byte and every byte of a non-ASCII character is, or
-/// unknown.
+/// Returns true if and only if a `:` between `before` and `next` (`None`:
+/// the end of the input seen so far) may end a scheme by the far search's
+/// test: `next` is unknown, or above the space (as every URI byte and
+/// every byte of a non-ASCII character is), and when it is non-ASCII,
+/// `before` may end an address scheme ([`ends_address_scheme`]).
 #[inline]
-fn may_follow_scheme(next: Option<&u8>) -> bool {
-    next.is_none_or(|&b| b > b' ')
+fn may_follow_scheme(before: u8, next: Option<&u8>) -> bool {
+    next.is_none_or(|&b| b > b' ' && (b.is_ascii() || ends_address_scheme(before)))
+}
+
+/// Whether `b` is the last letter of a scheme whose `:` a non-ASCII
+/// character may follow right away, in any case: the scanner's address
+/// schemes (`mailto`, `xmpp`, `jabber`, `sip`, `sips`, `im`, `pres`: an
+/// internationalized address, `mailto:üser@…`) end in `o`, `p`, `r`, `s`
+/// or `m` (a test in `schemes.rs` keeps the two in step). Every other `:`
+/// glued to non-ASCII text (`Note:重要`, CJK text puts no space after a
+/// colon) is passed over in the vector loop.
+#[inline]
+pub(super) const fn ends_address_scheme(b: u8) -> bool {
+    matches!(b | 0x20, b'o' | b'p' | b'r' | b's' | b'm')
 }
 
 /// The far search with AVX2: the first `:` at or after `from` (and after
@@ -139,8 +155,10 @@ fn may_follow_scheme(next: Option<&u8>) -> bool {
 /// after it with the space as unsigned bytes (ASCII above the space and
 /// non-ASCII bytes are greater, control bytes are not); with
 /// [`Sides::Both`], a round that keeps a colon then tests the bytes before
-/// its colons ([`scheme_side_avx2`]). The last 64 bytes go to memchr,
-/// tested for the byte after only.
+/// its colons ([`scheme_side_avx2`]). A colon kept before a non-ASCII byte
+/// is then tested byte by byte ([`may_follow_scheme`]). The last 64 bytes
+/// go to memchr, tested for the byte after (and, before a non-ASCII byte,
+/// the byte before) only.
 ///
 /// The test of the byte after, measured in `cargo bench --bench
 /// scan_rounds` (15 rounds, one run of each build, one after the other,
@@ -189,9 +207,16 @@ unsafe fn far_avx2(hay: &[u8], from: usize, sides: Sides) -> Option<usize> {
             };
             let low = u64::from(_mm256_movemask_epi8(low) as u32);
             let high = u64::from(_mm256_movemask_epi8(high) as u32);
-            let kept = low | high << 32;
-            if kept != 0 {
-                return Some(i + kept.trailing_zeros() as usize);
+            let mut kept = low | high << 32;
+            // A `:` before a non-ASCII byte is kept only after an address
+            // scheme's last letter: tested here, byte by byte (such
+            // colons are rare, but for CJK text, where each is glued).
+            while kept != 0 {
+                let at = i + kept.trailing_zeros() as usize;
+                if may_follow_scheme(hay[at - 1], hay.get(at + 1)) {
+                    return Some(at);
+                }
+                kept &= kept - 1;
             }
         }
         i += 64;
@@ -200,7 +225,7 @@ unsafe fn far_avx2(hay: &[u8], from: usize, sides: Sides) -> Option<usize> {
     // field): memchr, whose short searches cost less than a loop here.
     while let Some(p) = memchr::memchr(b':', &hay[i..]) {
         let at = i + p;
-        if may_follow_scheme(hay.get(at + 1)) {
+        if may_follow_scheme(hay[at - 1], hay.get(at + 1)) {
             return Some(at);
         }
         i = at + 1;
@@ -324,7 +349,8 @@ mod tests {
     }
 
     /// Whether the finder must stop at `hay[at]`: a `:` that is the input's
-    /// last byte, or that may end a scheme by the bytes on its `sides`.
+    /// last byte, or that may end a scheme by the bytes on its `sides` (a
+    /// non-ASCII byte after it only after an address scheme's last letter).
     fn must_stop(hay: &[u8], at: usize, sides: Sides) -> bool {
         if hay[at] != b':' || at == 0 {
             return false;
@@ -332,6 +358,7 @@ mod tests {
         let before = hay[at - 1];
         hay.get(at + 1).is_none_or(|&after| {
             is_uri_byte(after)
+                && (after.is_ascii() || b"oprsmOPRSM".contains(&before))
                 && (sides == Sides::After
                     || is_scheme_byte(before)
                         && !(before.is_ascii_digit() && after.is_ascii_digit()))
@@ -374,8 +401,10 @@ mod tests {
     fn passes_over_only_colons_that_cannot_end_a_scheme() {
         // Colons at every place of the 64-byte rounds and their ends, after
         // and before each kind of byte.
-        let befores: [&[u8]; 12] = [
+        let befores: [&[u8]; 14] = [
             b"a",
+            b"o",
+            b"M",
             b"Z",
             b"7",
             b"+",

@@ -1029,6 +1029,21 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_colon_search_keeps_the_address_schemes_last_letters() {
+        // The colon search passes over a `:` before a non-ASCII byte
+        // unless the byte before it ends an address scheme: exactly their
+        // last letters, in any case.
+        use crate::scan::colons::ends_address_scheme;
+        let last = |name: &str| name.as_bytes()[name.len() - 1];
+        for b in 0..=255u8 {
+            let ends_one = ADDRESS_SCHEMES
+                .iter()
+                .any(|name| b.eq_ignore_ascii_case(&last(name)));
+            assert_eq!(ends_address_scheme(b), ends_one, "{:?}", b as char);
+        }
+    }
+
+    #[test]
     fn list_is_sorted_lowercase_and_unique() {
         for w in KNOWN.windows(2) {
             assert!(w[0] < w[1], "{} !< {}", w[0], w[1]);
