@@ -15,7 +15,8 @@
 //!   A-labels (UTS 46, non-transitional, with the `idna` crate:
 //!   `http://müller.de/` gives `http://xn--mller-kva.de/`), as section 3.1
 //!   allows for schemes known to use domain names. *Judgement call:* a
-//!   domain that IDNA refuses is percent-encoded instead (the general
+//!   domain that IDNA refuses (with STD3's rules: a label must come out as
+//!   letters, digits and `-`) is percent-encoded instead (the general
 //!   rule), so every IRI has its URI.
 //! - **URI to IRI** ([`UriRef::to_iri`], section 3.2), for display:
 //!   percent-encoded UTF-8 is decoded where it stands for a character that
@@ -156,12 +157,17 @@ impl std::fmt::Display for IriRef<'_> {
 }
 
 /// Appends `domain` as IDNA A-labels when it is not ASCII (and holds no
-/// percent-encoding), percent-encoded when IDNA refuses it.
+/// percent-encoding), percent-encoded when IDNA refuses it: a label that
+/// would hold an ASCII byte other than a letter, a digit or `-` is
+/// refused.
 fn push_domain(out: &mut String, domain: &str) {
     if domain.is_ascii() || domain.contains('%') {
         return encode(out, domain);
     }
-    match idna::domain_to_ascii(domain) {
+    // STD3's rules: a label is letters, digits and `-` once mapped (a
+    // host name's, RFC 1123). Without them IDNA took `:` and `(` into
+    // labels (`xn--:-17t…`, from an address glued to CJK text).
+    match idna::domain_to_ascii_cow(domain.as_bytes(), idna::AsciiDenyList::STD3) {
         Ok(ascii) => out.push_str(&ascii),
         Err(_) => encode(out, domain),
     }
@@ -328,6 +334,18 @@ mod tests {
         // IDNA refuses a label that starts with a combining mark: the
         // general rule then applies.
         assert_eq!(map("http://\u{301}a.org/"), "http://%CC%81a.org/");
+        // And a label that would hold ASCII but letters, digits and `-`:
+        // an address glued to the text after it, a reg-name's sub-delims.
+        assert_eq!(
+            map("mailto:用户@例子.广告議題:予算"),
+            "mailto:%E7%94%A8%E6%88%B7@%E4%BE%8B%E5%AD%90.%E5%B9%BF%E5%91%8A\
+             %E8%AD%B0%E9%A1%8C:%E4%BA%88%E7%AE%97"
+        );
+        assert_eq!(
+            map("http://例え(x).jp/"),
+            "http://%E4%BE%8B%E3%81%88(x).jp/"
+        );
+        assert_eq!(map("http://a_例.jp/"), "http://a_%E4%BE%8B.jp/");
         assert!(matches!(
             IriRef::parse("http://x/").unwrap().to_uri(),
             Cow::Borrowed(_)
