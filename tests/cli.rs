@@ -1478,7 +1478,11 @@ fn the_output_file_is_not_read_back() {
 /// checks that the URI they finish is printed before the next step is
 /// written; returns what it printed from then to its end.
 #[cfg(unix)]
-fn printed_as_written(d: &Dir, flags: &[&str], steps: &[(&[&str], &str)]) -> Output {
+fn printed_as_written<W: AsRef<[u8]> + std::fmt::Debug>(
+    d: &Dir,
+    flags: &[&str],
+    steps: &[(&[W], &str)],
+) -> Output {
     use std::io::Write;
     let mut child = d.command().args(flags).spawn();
     let mut stdin = child.stdin.take().unwrap();
@@ -1486,7 +1490,7 @@ fn printed_as_written(d: &Dir, flags: &[&str], steps: &[(&[&str], &str)]) -> Out
     for (writes, uri) in steps {
         for write in *writes {
             std::thread::sleep(Duration::from_millis(20));
-            stdin.write_all(write.as_bytes()).unwrap();
+            stdin.write_all(write.as_ref()).unwrap();
             stdin.flush().unwrap();
         }
         match rx.recv_timeout(Duration::from_secs(30)) {
@@ -1578,6 +1582,30 @@ fn a_stream_s_uris_are_printed_as_its_lines_come() {
         (&["Step: slow https://b.example/x\n"], "https://b.example/x"),
     ];
     printed_as_written(&d, &["--no-mail"], &fields);
+}
+
+/// A stream that is decoded (`-E`, a byte-order mark) is scanned as it
+/// comes too, each URI placed in the stream's own bytes.
+#[cfg(unix)]
+#[test]
+fn a_decoded_stream_s_uris_are_printed_as_its_lines_come() {
+    let d = Dir::new();
+    let latin1: [(&[&[u8]], &str); 2] = [
+        (
+            &[b"see http://a.example/caf\xe9 first\n"],
+            "1:5:http://a.example/caf%C3%A9",
+        ),
+        (&[b"then http://b.example/\n"], "2:6:http://b.example/"),
+    ];
+    let o = printed_as_written(&d, &["-E", "latin1", "-n", "--column"], &latin1);
+    assert_eq!((stdout(&o), o.status.code()), (String::new(), Some(0)));
+    let utf16 =
+        |text: &str| -> Vec<u8> { text.encode_utf16().flat_map(u16::to_le_bytes).collect() };
+    let first = [&[0xFF, 0xFE][..], &utf16("see http://a.example/x\n")].concat();
+    let second = utf16("and http://b.example/y\n");
+    let bom: [(&[&[u8]], &str); 2] = [(&[&first], "\"start\":10,"), (&[&second], "\"start\":56,")];
+    let o = printed_as_written(&d, &["--json"], &bom);
+    assert_eq!((stdout(&o), o.status.code()), (String::new(), Some(0)));
 }
 
 /// A stream's binary check is made as it is read: a NUL among its first

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use rayon::prelude::*;
-use uriscan::encoding::{DecodeReader, Places};
+use uriscan::encoding::{DecodeReader, Decoding, Places};
 use uriscan::mail::{self, Message, Messages};
 use uriscan::scan::DEFAULT_CHUNK_SIZE;
 use uriscan::{Chunk, Chunks, Found, Segments, Sink, Span};
@@ -556,8 +556,9 @@ struct How {
 /// comes: its first bytes are read only until they decide it is text
 /// ([`read_stream_probe`]), the binary check goes on as the text is read
 /// ([`UntilNul`]), and what is found is passed on to the printer, and
-/// shown, before each read, which may wait. Mail and decoded text from a
-/// stream still wait for its first 8 KiB, and mail for each message.
+/// shown, before each read, which may wait; decoded text too (`-E`, a
+/// byte-order mark), as it is decoded. Mail from a stream still waits for
+/// its first 8 KiB, and for each message.
 fn scan_reader<R: Read>(
     mut rdr: R,
     cfg: &Config,
@@ -566,7 +567,10 @@ fn scan_reader<R: Read>(
 ) -> io::Result<Summary> {
     let probe = if how.stream {
         match read_stream_probe(&mut rdr, cfg)? {
-            StreamProbe::Text(probe) => return scan_text_stream(probe, rdr, cfg, send),
+            StreamProbe::Text(probe, None) => return scan_text_stream(probe, rdr, cfg, send),
+            StreamProbe::Text(probe, Some(decoding)) => {
+                return scan_decoded_stream(probe, rdr, decoding, cfg, send)
+            }
             StreamProbe::Whole(probe) => probe,
         }
     } else {
@@ -577,8 +581,9 @@ fn scan_reader<R: Read>(
 
 /// What the first bytes of a stream decide.
 enum StreamProbe {
-    /// It is read as text, neither mail nor decoded, from these bytes on.
-    Text(Vec<u8>),
+    /// It is read as text, not mail, from these bytes on: decoded as the
+    /// [`Decoding`] says, or as the bytes it is.
+    Text(Vec<u8>, Option<Decoding>),
     /// Its first [`BINARY_PROBE`] bytes (fewer at its end), from which it
     /// is read as a file is.
     Whole(Vec<u8>),
@@ -591,8 +596,8 @@ enum StreamProbe {
 fn read_stream_probe<R: Read>(rdr: &mut R, cfg: &Config) -> io::Result<StreamProbe> {
     let mut probe = Vec::with_capacity(BINARY_PROBE);
     while probe.len() < BINARY_PROBE {
-        if reads_as_text_so_far(cfg, &probe) {
-            return Ok(StreamProbe::Text(probe));
+        if let Some(decoding) = reads_as_text_so_far(cfg, &probe) {
+            return Ok(StreamProbe::Text(probe, decoding));
         }
         let start = probe.len();
         probe.resize(BINARY_PROBE, 0);
@@ -610,18 +615,20 @@ fn read_stream_probe<R: Read>(rdr: &mut R, cfg: &Config) -> io::Result<StreamPro
     Ok(StreamProbe::Whole(probe))
 }
 
-/// Returns true if and only if an input whose first bytes are `head` is
-/// read as text whatever follows: not decoded (no byte-order mark, which
-/// takes 3 bytes to rule out, and no `-E`), and not mail (`--no-mail`, or
-/// not by its looks: [`uriscan::mail::looks_like_mail_so_far`]).
-fn reads_as_text_so_far(cfg: &Config, head: &[u8]) -> bool {
-    head.len() >= 3
-        && cfg.encoding.decoding_for(head).is_none()
+/// Whether an input whose first bytes are `head` is read as text whatever
+/// follows, and how it is decoded (`Some(None)`: not at all): it is not
+/// mail (`--no-mail`, or not by its looks:
+/// [`uriscan::mail::looks_like_mail_so_far`]), and its 3 first bytes are
+/// in, which say whether it has a byte-order mark. `None` while that is
+/// not known.
+fn reads_as_text_so_far(cfg: &Config, head: &[u8]) -> Option<Option<Decoding>> {
+    let text = head.len() >= 3
         && match cfg.mail {
             MailMode::Always => false,
             MailMode::Never => true,
             MailMode::Auto => uriscan::mail::looks_like_mail_so_far(head) == Some(false),
-        }
+        };
+    text.then(|| cfg.encoding.decoding_for(head))
 }
 
 /// Scans a stream as text, from its first bytes `probe` on, which decided
@@ -647,6 +654,43 @@ fn scan_text_stream<R: Read>(
         bytes: text.given,
         too_long,
         binary_cut: text.nul.map(|at| at as usize),
+        ..Summary::default()
+    })
+}
+
+/// Scans a stream as text decoded as `decoding` (`-E`, a byte-order mark),
+/// from its first bytes `probe` on, as [`scan_text_stream`] scans one that
+/// is not: what is found is passed on before each read, placed back in the
+/// stream's bytes, and the binary check is made on the decoded text, as
+/// for a decoded file.
+fn scan_decoded_stream<R: Read>(
+    probe: Vec<u8>,
+    rdr: R,
+    decoding: Decoding,
+    cfg: &Config,
+    send: &mut dyn FnMut(Event),
+) -> io::Result<Summary> {
+    let decoded = DecodeReader::new(io::Cursor::new(probe).chain(rdr), decoding);
+    let places = decoded.places();
+    places.for_stream(&cfg.scanner);
+    let watched = if cfg.binary { 0 } else { BINARY_PROBE };
+    let mut text = UntilNul::new(decoded, watched);
+    let mut batch = Batcher::new(cfg, send);
+    let mut records = Records::new(cfg, &mut batch);
+    records.places = Some(places.clone());
+    records.stream = true;
+    let result = cfg.scanner.scan_reader(&mut text, &mut records);
+    let too_long = records.too_long;
+    batch.flush();
+    // Counted in the input's bytes, as a decoded file is.
+    let bytes = match text.nul {
+        Some(nul) => places.span(Span::new(nul as usize, nul as usize)).start,
+        None => places.input_len(),
+    };
+    result.map(|()| Summary {
+        bytes: bytes as u64,
+        too_long,
+        binary_cut: text.nul.map(|_| bytes),
         ..Summary::default()
     })
 }
