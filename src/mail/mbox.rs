@@ -633,14 +633,19 @@ fn is_from_line(line: &[u8]) -> bool {
     has_time && has_year
 }
 
-/// Returns true if and only if `text` starts with a header field
-/// (`Name: value`, the name without blanks).
+/// Returns true if and only if `text` starts with a header field of mail
+/// (`Name: value`, the name without blanks), not a log's line
+/// ([`is_not_of_mail`]: `ERROR: failed`, `13:00:01 started`).
 fn starts_with_field(text: &[u8]) -> bool {
     let line = &text[..memchr::memchr(b'\n', text).unwrap_or(text.len())];
-    match memchr::memchr(b':', line) {
-        Some(colon) => colon > 0 && line[..colon].iter().all(|&b| b.is_ascii_graphic()),
-        None => false,
-    }
+    let Some(colon) = memchr::memchr(b':', line) else {
+        return false;
+    };
+    let field = Field {
+        name: &line[..colon],
+        value: &line[colon + 1..],
+    };
+    colon > 0 && field.name.iter().all(u8::is_ascii_graphic) && !is_not_of_mail(&field)
 }
 
 #[cfg(test)]
@@ -663,6 +668,9 @@ mod tests {
             "From the XZ Utils README: see https://tukaani.org/xz/\n\nmore\n",
             "From 2019 on, the project moved.\n",
             "From here: http://a.org/\n",
+            // Prose then a log's lines: a level, a time.
+            "From the start we saw http://a.example/x\nERROR: failed http://b.example/y\n",
+            "From now on\n13:00:01 started http://a.example/\n",
         ] {
             assert!(!looks_like_mail(text.as_bytes()), "{text:?}");
         }
