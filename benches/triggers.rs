@@ -5,8 +5,9 @@
 //!
 //! - **Scheme starts.** The core finds the `:` bytes (a word at a time
 //!   near the last one, then a vector loop that passes over those followed
-//!   by a space or another control byte, and after a `:` that failed its sides,
-//!   those with no scheme byte before: `ColonFinder` in
+//!   by a space or another control byte, or by a non-ASCII byte after a
+//!   letter that ends no address scheme, and after a `:` that failed its
+//!   sides, those with no scheme byte before: `ColonFinder` in
 //!   `src/scan/colons.rs`, compiled in here) and keeps those with a scheme
 //!   byte before and a URI byte (or a non-ASCII byte after an address
 //!   scheme's last letter: an internationalized address) after, not digits
@@ -71,7 +72,7 @@ fn passes(hay: &[u8], colon: usize) -> bool {
         && may_follow_scheme(after)
         && !(before.is_ascii_digit() && after.is_ascii_digit())
         // A non-ASCII byte only after an address scheme's last letter.
-        && (after.is_ascii() || b"oprsmOPRSM".contains(&before))
+        && (after.is_ascii() || colons::ends_address_scheme(before))
 }
 
 /// A Teddy searcher for `patterns` (more than 64 of them are allowed).

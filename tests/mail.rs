@@ -51,7 +51,7 @@ fn fixtures_give_their_expected_uris() {
 #[test]
 fn header_fields_far_apart_among_colons_that_hold_none_are_each_read() {
     // A block searched at once: fields that hold a URI (one in an encoded
-    // word, one after a JSON `:\/`) far apart, between fields whose colons
+    // word, one after a JSON `:\/`, one whose `:` is a JSON `\u003a`) far apart, between fields whose colons
     // end no scheme (times, DKIM's name lists, `Re:`), and two URIs in
     // one field.
     let mut message = Vec::new();
@@ -72,6 +72,7 @@ fn header_fields_far_apart_among_colons_that_hold_none_are_each_read() {
           Subject: Re: =?utf-8?Q?see_http://a.example/=C3=A9t=C3=A9?= now\n\
           X-Times: 10:15:32 11:15:32 12:15:32 13:15:32 14:15:32 15:15:32 16:15:32\n\
           X-Json: {\"u\":\"https:\\/\\/j.example\\/p\"}\n\
+          X-Escaped: {\"u\":\"https\\u003a\\/\\/k.example\\/\"}\n\
           X-Two: <mailto:a@b.example> and <ftp://f.example/x>\n\
           \n\
           body\n",
@@ -86,6 +87,7 @@ fn header_fields_far_apart_among_colons_that_hold_none_are_each_read() {
             "https://lists.example/archive/",
             "http://a.example/%C3%A9t%C3%A9",
             "https://j.example/p",
+            "https://k.example/",
             "mailto:a@b.example",
             "ftp://f.example/x",
         ]

@@ -326,9 +326,8 @@ fn is_upper_hex(b: u8) -> bool {
 /// ASCII-compatible charset keeps. A word in another charset (UTF-16,
 /// UTF-32, UTF-7), or whose base64 is broken, is left as it was written.
 ///
-/// A `?` is rare in header values: most are passed over with one short
-/// `memchr` (a `memmem` search per field cost 8% of mail mode's
-/// instructions).
+/// Mail mode calls it only for the fields that hold a `=?` (the header
+/// block is searched for them once, whole: `Parts::head`).
 pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
     let mut out: Option<(Vec<u8>, SourceMap)> = None;
     // Where the text not yet given to `out` starts.

@@ -292,6 +292,11 @@ mod tests {
         let head = Head::parse(b"Subject: a\nFrom: b");
         assert_eq!(head.fields.len(), 2);
         assert!(head.body.is_empty());
+        assert_eq!(head.block, b"Subject: a\nFrom: b");
+        // The block ends before the blank line, CR LF or not.
+        assert_eq!(Head::parse(b"A: b\r\n\r\nbody").block, b"A: b\r\n");
+        assert_eq!(Head::parse(b"A: b\n\nbody").block, b"A: b\n");
+        assert_eq!(Head::parse(b"\r\nbody").block, b"");
         // A value that is not UTF-8 is still a field; a bad id is no id.
         let head = Head::parse(b"Subject: caf\xe9 http://x.org/\nMessage-ID: <\xff>\n\n");
         assert_eq!(head.fields[0].value, b" caf\xe9 http://x.org/\n");

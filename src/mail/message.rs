@@ -17,7 +17,8 @@ use super::mime;
 use super::structure::{self, Structure};
 use crate::html::{self, LinkAttributes};
 use crate::scan::{
-    candidate_colon, may_hold_candidate, Core, Found, InMessage, Scanner, Sink, Window,
+    candidate_colon, escaped_colon, may_hold_candidate, Core, Found, InMessage, Scanner, Sink,
+    Window,
 };
 use crate::source_map::SourceMap;
 use crate::span::Span;
@@ -800,7 +801,8 @@ impl<'m> Parts<'m, '_> {
     /// Each header field's value, its RFC 2047 encoded words decoded.
     ///
     /// The block is searched once for what few fields hold (an encoded
-    /// word's `=?`, a `:` a candidate may hang on), and each field is
+    /// word's `=?`, a `:` a candidate may hang on, written as it is or as
+    /// a JSON escape), and each field is
     /// looked at only when it holds one: most of a mail's bytes are
     /// header fields (a third of the corpus's mail), and a search per
     /// field cost more than reading them.
@@ -809,6 +811,7 @@ impl<'m> Parts<'m, '_> {
         let word_start = memchr::memmem::Finder::new(b"=?");
         let mut words = Marks::new(|from| word_start.find(&block[from..]).map(|p| from + p));
         let mut colons = Marks::new(|from| candidate_colon(block, from));
+        let mut escaped_colons = Marks::new(|from| escaped_colon(block, from));
         for field in &head.fields {
             let within = offset_within(head.block, field.value)
                 .map(|start| start..start + field.value.len());
@@ -824,7 +827,7 @@ impl<'m> Parts<'m, '_> {
             // report: no part is made of it.
             let may_hold = match &decoded {
                 Some((text, _)) => may_hold_candidate(text),
-                None => colons.any_within(&within),
+                None => colons.any_within(&within) || escaped_colons.any_within(&within),
             };
             if !self.all_fields && !may_hold {
                 continue;

@@ -12,8 +12,9 @@
 /// (or an IRI's non-ASCII character), and most are followed by a space or
 /// a line break (`Subject: `, `Note: `). On x86-64 with AVX2 the far
 /// search tests the byte after each `:` in a vector loop ([`far_avx2`])
-/// and passes over such colons without stopping; elsewhere memchr finds
-/// every `:`. Colons that fail the test of their sides also come in runs:
+/// and passes over such colons without stopping, and over those before a
+/// non-ASCII byte that no address scheme's last letter precedes
+/// (`Note:重要`); elsewhere memchr finds every `:`. Colons that fail the test of their sides also come in runs:
 /// times (`10:05:03`), JSON keys
 /// (`"id":`). After one, the caller asks for [`Sides::Both`]: the vector
 /// loop then also tests the byte before each `:` and passes over those
@@ -84,7 +85,9 @@ impl ColonFinder {
     }
 
     /// The far search alone: the first `:` at or after `from` that may
-    /// end a scheme by the bytes `sides` names, or an earlier one. For
+    /// end a scheme by the bytes `sides` names (and, before a non-ASCII
+    /// byte, by the byte before it: see the contract), or an earlier one.
+    /// For
     /// text whose colons are close together but mostly fail the test of
     /// their sides (a mail's header block), where [`ColonFinder::next`]
     /// would stop at each.
@@ -106,7 +109,8 @@ impl ColonFinder {
 /// Which bytes beside each `:` the far search tests before it stops there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Sides {
-    /// The byte after it: a URI byte.
+    /// The byte after it: a URI byte (and when that is non-ASCII, the
+    /// byte before it: an address scheme's last letter).
     After,
     /// Both: a scheme byte before it, a URI byte after it, and not digits
     /// on both sides.
@@ -452,6 +456,13 @@ mod tests {
         for hay in [&b""[..], b":", b"a:", b"::", b":/"] {
             check(hay);
         }
+        // Two colons kept by the vector test in one round, the first
+        // glued to non-ASCII text after a letter that ends no address
+        // scheme: the second must still be found.
+        let mut hay = b"x".repeat(130);
+        hay[30..35].copy_from_slice(b"e:\xc3\xa9x");
+        hay[50..53].copy_from_slice(b"p:/");
+        check(&hay);
         // Dense text: colons before spaces, in times, after quotes, then
         // one that may end a scheme.
         let mut hay = b"Subject: a: b: c: 10:05:03 {\"id\":7} ".repeat(20);

@@ -290,12 +290,28 @@ fn may_end_scheme(before: u8, after: u8) -> bool {
 }
 
 /// Returns true if `text`, scanned as a whole input, may hold a candidate:
-/// it has a [`candidate_colon`]. When false, its scan reports nothing.
+/// it has a [`candidate_colon`] or an [`escaped_colon`]. When false, its scan reports nothing.
 /// Most header fields that hold a `:` hold only times (`Date`,
 /// `Received`), and are passed over with this.
 #[cfg(any(feature = "mail", test))]
 pub(crate) fn may_hold_candidate(text: &[u8]) -> bool {
-    candidate_colon(text, 0).is_some()
+    candidate_colon(text, 0).is_some() || escaped_colon(text, 0).is_some()
+}
+
+/// The offset of the first `:` written as a JSON escape (`\u003a` or
+/// `\u003A`) in `text` at or after `from`: a JSON string's
+/// `https\u003a\/\/…` is decoded before it is scanned, and its scheme's
+/// `:` is no `:` byte of `text`.
+#[cfg(any(feature = "mail", test))]
+pub(crate) fn escaped_colon(text: &[u8], mut from: usize) -> Option<usize> {
+    while let Some(at) = memchr::memmem::find(text.get(from..)?, b"\\u003") {
+        let escape = from + at;
+        if matches!(text.get(escape + 5), Some(b'a' | b'A')) {
+            return Some(escape);
+        }
+        from = escape + 1;
+    }
+    None
 }
 
 /// The offset of the first `:` of `text` (scanned as a whole input) at or
@@ -506,7 +522,12 @@ mod tests {
         ] {
             assert!(!may_hold_candidate(text), "{text:?}");
         }
-        for text in [&b"<http://a.org/>"[..], b"x mailto:a@b.org", b"a:b"] {
+        for text in [
+            &b"<http://a.org/>"[..],
+            b"x mailto:a@b.org",
+            b"a:b",
+            b"{\"u\":\"https\\u003A\\/\\/a.org\\/\"}",
+        ] {
             assert!(may_hold_candidate(text), "{text:?}");
         }
         // And on real text, with the scanners that report the most: every

@@ -152,7 +152,7 @@ pub use self::chunks::{Chunk, Chunks, Rest, DEFAULT_CHUNK_SIZE};
 #[cfg(feature = "mail")]
 pub(crate) use self::core::LOOKBACK;
 #[cfg(feature = "mail")]
-pub(crate) use self::core::{candidate_colon, may_hold_candidate};
+pub(crate) use self::core::{candidate_colon, escaped_colon, may_hold_candidate};
 pub(crate) use self::core::{Core, Window};
 use self::core::{Report, Step, ToSink};
 #[cfg(feature = "mail")]

@@ -346,6 +346,11 @@ mod tests {
             "http://%E4%BE%8B%E3%81%88(x).jp/"
         );
         assert_eq!(map("http://a_例.jp/"), "http://a_%E4%BE%8B.jp/");
+        // The whole domain, its ASCII labels as they are.
+        assert_eq!(
+            map("http://例子.under_score.com/"),
+            "http://%E4%BE%8B%E5%AD%90.under_score.com/"
+        );
         assert!(matches!(
             IriRef::parse("http://x/").unwrap().to_uri(),
             Cow::Borrowed(_)
