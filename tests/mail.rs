@@ -95,6 +95,23 @@ fn header_fields_far_apart_among_colons_that_hold_none_are_each_read() {
 }
 
 #[test]
+fn a_uri_whose_colon_is_a_json_escape_is_found_in_a_field_and_a_body() {
+    // A JSON array of strings holds no `:` of its own: the escaped one is
+    // the only one there is.
+    let message = b"From: a@b.example\n\
+        X-J: [\"https\\u003a\\/\\/h.example\\/\"]\n\
+        \n\
+        [\"https\\u003A\\/\\/b.example\\/\"]\n";
+    assert_eq!(
+        scan(message),
+        [
+            "2:8 header:X-J https://h.example/",
+            "4:3 text/plain https://b.example/"
+        ]
+    );
+}
+
+#[test]
 fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     let qp = fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -435,9 +435,9 @@ impl<'m> Part<'m> {
         label: &mut String,
     ) -> io::Result<bool> {
         // Every candidate the scanner reads starts at the `:` after its
-        // scheme: a text without one holds nothing to report (most header
-        // fields: `To`, `Subject`, `Message-ID`, `Content-Type`).
-        if memchr::memchr(b':', &self.text).is_none() {
+        // scheme, written as it is or as a JSON escape: a text without one
+        // holds nothing to report.
+        if memchr::memchr(b':', &self.text).is_none() && escaped_colon(&self.text, 0).is_none() {
             return Ok(true);
         }
         let mut placed = Placed {

@@ -290,9 +290,9 @@ fn may_end_scheme(before: u8, after: u8) -> bool {
 }
 
 /// Returns true if `text`, scanned as a whole input, may hold a candidate:
-/// it has a [`candidate_colon`] or an [`escaped_colon`]. When false, its scan reports nothing.
-/// Most header fields that hold a `:` hold only times (`Date`,
-/// `Received`), and are passed over with this.
+/// it has a [`candidate_colon`] or an [`escaped_colon`]. When false, its
+/// scan reports nothing. Most header fields that hold a `:` hold only
+/// times (`Date`, `Received`), and are passed over with this.
 #[cfg(any(feature = "mail", test))]
 pub(crate) fn may_hold_candidate(text: &[u8]) -> bool {
     candidate_colon(text, 0).is_some() || escaped_colon(text, 0).is_some()
@@ -322,10 +322,10 @@ pub(crate) fn escaped_colon(text: &[u8], mut from: usize) -> Option<usize> {
 /// that may end a scheme ([`may_end_scheme`]), or with a scheme byte
 /// before and a `\` after (a JSON string's `https:\/\/`, decoded before
 /// it is scanned: decoding turns no byte that is not a scheme byte into
-/// one). The colon finder's far search tests both sides 64 bytes at a
-/// time and passes over the colons that fail without stopping (field
-/// names' `Subject: `, times), so a whole header block is searched at
-/// once.
+/// one). With AVX2 the colon finder's far search tests both sides 64
+/// bytes at a time and passes over the colons that fail without stopping
+/// (field names' `Subject: `, times), so a whole header block is searched
+/// at once.
 #[cfg(any(feature = "mail", test))]
 pub(crate) fn candidate_colon(text: &[u8], mut from: usize) -> Option<usize> {
     let finder = ColonFinder::new();
