@@ -567,9 +567,8 @@ fn scan_reader<R: Read>(
 ) -> io::Result<Summary> {
     let probe = if how.stream {
         match read_stream_probe(&mut rdr, cfg)? {
-            StreamProbe::Text(probe, None) => return scan_text_stream(probe, rdr, cfg, send),
-            StreamProbe::Text(probe, Some(decoding)) => {
-                return scan_decoded_stream(probe, rdr, decoding, cfg, send)
+            StreamProbe::Text(probe, decoding) => {
+                return scan_text_stream(probe, rdr, decoding, cfg, send)
             }
             StreamProbe::Whole(probe) => probe,
         }
@@ -632,67 +631,59 @@ fn reads_as_text_so_far(cfg: &Config, head: &[u8]) -> Option<Option<Decoding>> {
 }
 
 /// Scans a stream as text, from its first bytes `probe` on, which decided
-/// so ([`read_stream_probe`]), passing on what it finds before each read.
-/// The binary check goes on as it is read: a NUL byte among its first
+/// so ([`read_stream_probe`]), passing on what it finds before each read:
+/// decoded as `decoding` says (`-E`, a byte-order mark), what is found
+/// placed back in the stream's bytes, or as the bytes it is. The binary
+/// check goes on as the text is read: a NUL byte among its first
 /// [`BINARY_PROBE`] bytes ends the scan there, as it ends the scan of a
 /// named input that looks binary ([`scan_reader`]).
 fn scan_text_stream<R: Read>(
     probe: Vec<u8>,
     rdr: R,
+    decoding: Option<Decoding>,
     cfg: &Config,
     send: &mut dyn FnMut(Event),
 ) -> io::Result<Summary> {
+    let raw = io::Cursor::new(probe).chain(rdr);
+    let (text, places): (Box<dyn Read + '_>, _) = match decoding {
+        None => (Box::new(raw), None),
+        Some(decoding) => {
+            let decoded = DecodeReader::new(raw, decoding);
+            let places = decoded.places();
+            places.for_stream(&cfg.scanner);
+            (Box::new(decoded), Some(places))
+        }
+    };
     let watched = if cfg.binary { 0 } else { BINARY_PROBE };
-    let mut text = UntilNul::new(io::Cursor::new(probe).chain(rdr), watched);
+    let mut text = UntilNul::new(text, watched);
     let mut batch = Batcher::new(cfg, send);
     let mut records = Records::new(cfg, &mut batch);
+    records.places = places.clone();
     records.stream = true;
     let result = cfg.scanner.scan_reader(&mut text, &mut records);
     let too_long = records.too_long;
     batch.flush();
+    let nul = text.nul.map(|at| at as usize);
+    let bytes = input_bytes(places.as_ref(), nul, text.given);
     result.map(|()| Summary {
-        bytes: text.given,
+        bytes,
         too_long,
-        binary_cut: text.nul.map(|at| at as usize),
+        binary_cut: nul.map(|_| bytes as usize),
         ..Summary::default()
     })
 }
 
-/// Scans a stream as text decoded as `decoding` (`-E`, a byte-order mark),
-/// from its first bytes `probe` on, as [`scan_text_stream`] scans one that
-/// is not: what is found is passed on before each read, placed back in the
-/// stream's bytes, and the binary check is made on the decoded text, as
-/// for a decoded file.
-fn scan_decoded_stream<R: Read>(
-    probe: Vec<u8>,
-    rdr: R,
-    decoding: Decoding,
-    cfg: &Config,
-    send: &mut dyn FnMut(Event),
-) -> io::Result<Summary> {
-    let decoded = DecodeReader::new(io::Cursor::new(probe).chain(rdr), decoding);
-    let places = decoded.places();
-    places.for_stream(&cfg.scanner);
-    let watched = if cfg.binary { 0 } else { BINARY_PROBE };
-    let mut text = UntilNul::new(decoded, watched);
-    let mut batch = Batcher::new(cfg, send);
-    let mut records = Records::new(cfg, &mut batch);
-    records.places = Some(places.clone());
-    records.stream = true;
-    let result = cfg.scanner.scan_reader(&mut text, &mut records);
-    let too_long = records.too_long;
-    batch.flush();
-    // Counted in the input's bytes, as a decoded file is.
-    let bytes = match text.nul {
-        Some(nul) => places.span(Span::new(nul as usize, nul as usize)).start,
-        None => places.input_len(),
-    };
-    result.map(|()| Summary {
-        bytes: bytes as u64,
-        too_long,
-        binary_cut: text.nul.map(|_| bytes),
-        ..Summary::default()
-    })
+/// How many bytes of an input were scanned, counted in the input's bytes
+/// whether its text was decoded (placed by `places`) or not: up to the
+/// NUL of the text at `nul` that ended the scan of a binary input, or all
+/// that was read of it (`read`: the text's bytes, when not decoded).
+fn input_bytes(places: Option<&Places>, nul: Option<usize>, read: u64) -> u64 {
+    match (nul, places) {
+        (Some(nul), None) => nul as u64,
+        (Some(nul), Some(places)) => places.span(Span::new(nul, nul)).start as u64,
+        (None, None) => read,
+        (None, Some(places)) => places.input_len() as u64,
+    }
 }
 
 /// The bytes of a reader up to the first NUL among its first `watched`
@@ -884,13 +875,7 @@ fn scan_probed<R: Read>(
     };
     let too_long = records.too_long;
     batch.flush();
-    // Counted in the input's bytes, decoded or not.
-    let bytes = match (nul, &places) {
-        (Some(nul), None) => nul as u64,
-        (Some(nul), Some(places)) => places.span(Span::new(nul, nul)).start as u64,
-        (None, None) => probed + (limit - rest.limit()),
-        (None, Some(places)) => places.input_len() as u64,
-    };
+    let bytes = input_bytes(places.as_ref(), nul, probed + (limit - rest.limit()));
     let binary_cut = nul.map(|_| bytes as usize);
     result.map(|()| Summary {
         bytes,
