@@ -5,8 +5,7 @@
 //!
 //! - **Scheme starts.** The core finds the `:` bytes (a word at a time
 //!   near the last one, then a vector loop that passes over those followed
-//!   by a space or another control byte, or by a non-ASCII byte after a
-//!   letter that ends no address scheme, and after a `:` that failed its
+//!   by a space or another control byte, and after a `:` that failed its
 //!   sides, those with no scheme byte before: `ColonFinder` in
 //!   `src/scan/colons.rs`, compiled in here) and keeps those with a scheme
 //!   byte before and a URI byte (or a non-ASCII byte after an address

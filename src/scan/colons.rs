@@ -12,9 +12,8 @@
 /// (or an IRI's non-ASCII character), and most are followed by a space or
 /// a line break (`Subject: `, `Note: `). On x86-64 with AVX2 the far
 /// search tests the byte after each `:` in a vector loop ([`far_avx2`])
-/// and passes over such colons without stopping, and over those before a
-/// non-ASCII byte that no address scheme's last letter precedes
-/// (`Note:重要`); elsewhere memchr finds every `:`. Colons that fail the test of their sides also come in runs:
+/// and passes over such colons without stopping; elsewhere memchr finds
+/// every `:`. Colons that fail the test of their sides also come in runs:
 /// times (`10:05:03`), JSON keys
 /// (`"id":`). After one, the caller asks for [`Sides::Both`]: the vector
 /// loop then also tests the byte before each `:` and passes over those
@@ -28,16 +27,17 @@
 /// it passes over cannot end a scheme: it is the first byte of `hay` (no
 /// byte before it), or the byte after it is at most `0x20` (no URI byte,
 /// and no byte of a non-ASCII character, which may start an IRI's path:
-/// `mailto:üser@…`), or it is non-ASCII and the byte before is not the
-/// last letter of an address scheme ([`ends_address_scheme`]), or, with
-/// [`Sides::Both`], the byte before it is no scheme byte (ASCII letters
-/// and digits, `+`, `-`, `.`) or both are digits (`12:30`). The last byte
-/// of `hay`, unless it is also the first, is never passed over (the
-/// caller decides on a `:` whose next byte is not in the window yet). So
-/// a caller that turns away every such `:` (the core: its
-/// `may_end_scheme`, which also turns away a `:` at the window's start,
-/// and `Scheme::before`, which takes a non-ASCII byte right after a `:`
-/// only after an address scheme) sees the same colons either way.
+/// `mailto:üser@…`), or, with [`Sides::Both`], the byte before it is no
+/// scheme byte (ASCII letters and digits, `+`, `-`, `.`) or both are
+/// digits (`12:30`). The last byte of `hay`, unless it is also the first,
+/// is never passed over (the caller decides on a `:` whose next byte is
+/// not in the window yet). So a caller that turns away every such `:` (the
+/// core's `may_end_scheme`, which also turns away a `:` at the window's
+/// start) sees the same colons either way. (A `:` before a non-ASCII byte
+/// after a letter that ends no address scheme, `Note:重要`, is turned
+/// away by `may_end_scheme`, one table lookup each: testing it here too,
+/// byte by byte, cost more instructions than it saved, 10% more on
+/// Japanese text full of such colons.)
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ColonFinder {
     #[cfg(target_arch = "x86_64")]
@@ -85,9 +85,7 @@ impl ColonFinder {
     }
 
     /// The far search alone: the first `:` at or after `from` that may
-    /// end a scheme by the bytes `sides` names (and, before a non-ASCII
-    /// byte, by the byte before it: see the contract), or an earlier one.
-    /// For
+    /// end a scheme by the bytes `sides` names, or an earlier one. For
     /// text whose colons are close together but mostly fail the test of
     /// their sides (a mail's header block), where [`ColonFinder::next`]
     /// would stop at each.
@@ -109,8 +107,7 @@ impl ColonFinder {
 /// Which bytes beside each `:` the far search tests before it stops there.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Sides {
-    /// The byte after it: a URI byte (and when that is non-ASCII, the
-    /// byte before it: an address scheme's last letter).
+    /// The byte after it: a URI byte.
     After,
     /// Both: a scheme byte before it, a URI byte after it, and not digits
     /// on both sides.
@@ -131,23 +128,22 @@ impl Sides {
     }
 }
 
-/// Returns true if and only if a `:` between `before` and `next` (`None`:
-/// the end of the input seen so far) may end a scheme by the far search's
-/// test: `next` is unknown, or above the space (as every URI byte and
-/// every byte of a non-ASCII character is), and when it is non-ASCII,
-/// `before` may end an address scheme ([`ends_address_scheme`]).
+/// Returns true if and only if a `:` followed by `next` (`None`: the end
+/// of the input seen so far) may end a scheme: `next` is above the space,
+/// as every URI byte and every byte of a non-ASCII character is, or
+/// unknown.
 #[inline]
-fn may_follow_scheme(before: u8, next: Option<&u8>) -> bool {
-    next.is_none_or(|&b| b > b' ' && (b.is_ascii() || ends_address_scheme(before)))
+fn may_follow_scheme(next: Option<&u8>) -> bool {
+    next.is_none_or(|&b| b > b' ')
 }
 
 /// Whether `b` is the last letter of a scheme whose `:` a non-ASCII
 /// character may follow right away, in any case: the scanner's address
 /// schemes (`mailto`, `xmpp`, `jabber`, `sip`, `sips`, `im`, `pres`: an
 /// internationalized address, `mailto:üser@…`) end in `o`, `p`, `r`, `s`
-/// or `m` (a test in `schemes.rs` keeps the two in step). Every other `:`
-/// glued to non-ASCII text (`Note:重要`, CJK text puts no space after a
-/// colon) is passed over in the vector loop.
+/// or `m` (a test in `schemes.rs` keeps the two in step). The core's
+/// test of a colon's sides turns away every other `:` glued to non-ASCII
+/// text (`Note:重要`: CJK text puts no space after a colon).
 #[inline]
 pub(super) const fn ends_address_scheme(b: u8) -> bool {
     matches!(b | 0x20, b'o' | b'p' | b'r' | b's' | b'm')
@@ -159,10 +155,8 @@ pub(super) const fn ends_address_scheme(b: u8) -> bool {
 /// after it with the space as unsigned bytes (ASCII above the space and
 /// non-ASCII bytes are greater, control bytes are not); with
 /// [`Sides::Both`], a round that keeps a colon then tests the bytes before
-/// its colons ([`scheme_side_avx2`]). A colon kept before a non-ASCII byte
-/// is then tested byte by byte ([`may_follow_scheme`]). The last 64 bytes
-/// go to memchr, tested for the byte after (and, before a non-ASCII byte,
-/// the byte before) only.
+/// its colons ([`scheme_side_avx2`]). The last 64 bytes go to memchr,
+/// tested for the byte after only.
 ///
 /// The test of the byte after, measured in `cargo bench --bench
 /// scan_rounds` (15 rounds, one run of each build, one after the other,
@@ -211,16 +205,9 @@ unsafe fn far_avx2(hay: &[u8], from: usize, sides: Sides) -> Option<usize> {
             };
             let low = u64::from(_mm256_movemask_epi8(low) as u32);
             let high = u64::from(_mm256_movemask_epi8(high) as u32);
-            let mut kept = low | high << 32;
-            // A `:` before a non-ASCII byte is kept only after an address
-            // scheme's last letter: tested here, byte by byte (such
-            // colons are rare, but for CJK text, where each is glued).
-            while kept != 0 {
-                let at = i + kept.trailing_zeros() as usize;
-                if may_follow_scheme(hay[at - 1], hay.get(at + 1)) {
-                    return Some(at);
-                }
-                kept &= kept - 1;
+            let kept = low | high << 32;
+            if kept != 0 {
+                return Some(i + kept.trailing_zeros() as usize);
             }
         }
         i += 64;
@@ -229,7 +216,7 @@ unsafe fn far_avx2(hay: &[u8], from: usize, sides: Sides) -> Option<usize> {
     // field): memchr, whose short searches cost less than a loop here.
     while let Some(p) = memchr::memchr(b':', &hay[i..]) {
         let at = i + p;
-        if may_follow_scheme(hay[at - 1], hay.get(at + 1)) {
+        if may_follow_scheme(hay.get(at + 1)) {
             return Some(at);
         }
         i = at + 1;
@@ -353,8 +340,7 @@ mod tests {
     }
 
     /// Whether the finder must stop at `hay[at]`: a `:` that is the input's
-    /// last byte, or that may end a scheme by the bytes on its `sides` (a
-    /// non-ASCII byte after it only after an address scheme's last letter).
+    /// last byte, or that may end a scheme by the bytes on its `sides`.
     fn must_stop(hay: &[u8], at: usize, sides: Sides) -> bool {
         if hay[at] != b':' || at == 0 {
             return false;
@@ -362,7 +348,6 @@ mod tests {
         let before = hay[at - 1];
         hay.get(at + 1).is_none_or(|&after| {
             is_uri_byte(after)
-                && (after.is_ascii() || b"oprsmOPRSM".contains(&before))
                 && (sides == Sides::After
                     || is_scheme_byte(before)
                         && !(before.is_ascii_digit() && after.is_ascii_digit()))
@@ -457,8 +442,7 @@ mod tests {
             check(hay);
         }
         // Two colons kept by the vector test in one round, the first
-        // glued to non-ASCII text after a letter that ends no address
-        // scheme: the second must still be found.
+        // glued to non-ASCII text: each is stopped at.
         let mut hay = b"x".repeat(130);
         hay[30..35].copy_from_slice(b"e:\xc3\xa9x");
         hay[50..53].copy_from_slice(b"p:/");
