@@ -59,6 +59,17 @@ impl SourceMap {
         map
     }
 
+    /// An empty map (the identity) with room for `pieces` pieces: a
+    /// decoder that can count its pieces ahead spares the list's regrowth
+    /// (its copies were 2% of mail mode's instructions).
+    #[cfg(any(feature = "mail", feature = "docs"))]
+    pub fn with_capacity(pieces: usize) -> SourceMap {
+        SourceMap {
+            pieces: Vec::with_capacity(pieces),
+            cursor: Cell::default(),
+        }
+    }
+
     /// From decoded offset `out` on, bytes are copied from `src` on.
     pub fn copied(&mut self, out: usize, src: usize) {
         self.push(out, src, 1, 1);

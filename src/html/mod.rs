@@ -18,6 +18,7 @@ use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use memchr::memchr2;
 
 use crate::reading::{Reading, Reference};
+use crate::source_map::SourceMap;
 use crate::span::Span;
 
 mod plain;
@@ -71,6 +72,11 @@ impl<'h> Reader<'h> {
             values: Reading::default(),
             text: Reading {
                 text: Vec::with_capacity(html.len()),
+                // A tag adds at most two pieces (its separator and the
+                // copy of the text after), a reference two.
+                map: SourceMap::with_capacity(
+                    2 * (bytecount::count(html, b'<') + bytecount::count(html, b'&')) + 1,
+                ),
                 ..Reading::default()
             },
             tag: Vec::new(),

@@ -39,7 +39,8 @@ pub fn quoted_printable(raw: &[u8], base: usize) -> Decoded {
     let mut out = Decoded {
         kind: Kind::QuotedPrintable,
         text: Vec::with_capacity(raw.len()),
-        map: SourceMap::default(),
+        // Each `=` starts at most two pieces: its own and the copy after.
+        map: SourceMap::with_capacity(2 * bytecount::count(raw, b'=') + 1),
         malformed: false,
     };
     let mut at = 0;
