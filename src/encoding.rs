@@ -641,6 +641,48 @@ fn place_step(text: &[u8], fed: Option<u8>, pending: usize, pos: &mut Positions)
     pos.src_at += pending;
 }
 
+/// Decodes all of `bytes` from `encoding` (any but UTF-8; no BOM is
+/// looked for) to UTF-8, with the map from each decoded byte to the bytes
+/// of `bytes` it came from (plus `base`), placed as a [`DecodeReader`]
+/// places them: for a text whose charset is named apart from it (a mail
+/// part's `charset`).
+#[cfg(feature = "mail")]
+pub(crate) fn decode_placed(
+    bytes: &[u8],
+    encoding: &'static Encoding,
+    base: usize,
+) -> (Vec<u8>, SourceMap) {
+    debug_assert!(encoding != UTF_8, "UTF-8 is scanned as it is");
+    let mut positions = Positions {
+        map: SourceMap::default(),
+        blocks: VecDeque::new(),
+        before: (0, 0),
+        out_len: 0,
+        src_read: base + bytes.len(),
+        src_at: base,
+        keep: None,
+    };
+    let mut kind = Kind::new(encoding);
+    let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 2);
+    // Decoded a piece at a time, into room of the size `Kind::decode`
+    // asks (3 bytes for each input byte, and 32 more), zeroed once (an
+    // encoded word's is small).
+    const PIECE: usize = 16 * 1024;
+    let mut room = vec![0; 3 * PIECE.min(bytes.len()) + 64];
+    let mut at = 0;
+    loop {
+        let piece = &bytes[at..bytes.len().min(at + PIECE)];
+        let last = at + piece.len() == bytes.len();
+        let (read, written) = kind.decode(piece, last, &mut room, &mut positions);
+        debug_assert_eq!(read, piece.len(), "room for all of it");
+        out.extend_from_slice(&room[..written]);
+        at += read;
+        if last {
+            return (out, positions.map);
+        }
+    }
+}
+
 /// An input's text, decoded to UTF-8 as a [`Decoding`] says, in pieces:
 /// an `io::Read` whose bytes are placed back in the input by its
 /// [`Places`].

@@ -112,6 +112,54 @@ fn a_uri_whose_colon_is_a_json_escape_is_found_in_a_field_and_a_body() {
 }
 
 #[test]
+fn text_in_a_legacy_charset_is_converted_so_its_iris_come_whole() {
+    // One message of each path: a text/plain body read without the MIME
+    // parser, a multipart walked, and one the MIME parser reads (its
+    // `Content-Type` holds a comment); with Latin-1 (quoted-printable),
+    // Shift_JIS (8bit), an encoded word, and UTF-8 labelled Latin-1.
+    let mut mbox = b"From a Mon Jan  1 00:00:00 2024\n\
+        Subject: =?ISO-8859-1?Q?voir_http://a.example/caf=E9?=\n\
+        Content-Type: text/plain; charset=iso-8859-1\n\
+        Content-Transfer-Encoding: quoted-printable\n\
+        \n\
+        see http://b.example/na=EFve now\n\
+        \n\
+        From a Mon Jan  1 00:00:00 2024\n\
+        Content-Type: multipart/alternative; boundary=b\n\
+        \n\
+        --b\n\
+        Content-Type: text/html; charset=shift_jis\n\
+        \n\
+        <a href=\"http://c.example/"
+        .to_vec();
+    mbox.extend_from_slice(b"\x93\xfa\x96\x7b\">x</a>\n--b\n");
+    mbox.extend_from_slice(
+        "Content-Type: text/plain; charset=iso-8859-1\n\nutf-8 http://d.example/é labelled Latin-1\n--b--\n\n"
+            .as_bytes(),
+    );
+    mbox.extend_from_slice(
+        b"From a Mon Jan  1 00:00:00 2024\n\
+        Content-Type: multipart/mixed; boundary=\"c\" (a comment)\n\
+        \n\
+        --c\n\
+        Content-Type: text/plain; charset=windows-1252\n\
+        \n\
+        see http://e.example/\xe0 now\n\
+        --c--\n",
+    );
+    assert_eq!(
+        scan(&mbox),
+        [
+            "2:30 header:Subject http://a.example/caf%C3%A9",
+            "6:5 text/plain http://b.example/na%C3%AFve",
+            "14:10 text/html http://c.example/%E6%97%A5%E6%9C%AC",
+            "18:7 text/plain http://d.example/%C3%A9",
+            "27:5 text/plain http://e.example/%C3%A0",
+        ]
+    );
+}
+
+#[test]
 fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     let qp = fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),
@@ -387,10 +435,13 @@ fn cli_unique_across_alternatives_and_forced_modes() {
 /// quoted-printable soft breaks, `=XX` escapes, character references,
 /// line breaks and quote prefixes are undone, it starts and ends as the
 /// URI does and holds its bytes in order; or, for base64, its groups
-/// decode to text that holds the URI.
+/// decode to text that holds the URI. The characters of an IRI that are
+/// not ASCII (percent-encoded in `uri`) are not compared: a part's
+/// charset writes them its own way.
 fn written_holds(written: &[u8], uri: &str) -> bool {
-    let uri = uri.as_bytes();
+    let uri = ascii_of(uri.as_bytes());
     let holds = |text: &[u8]| {
+        let text = ascii_of(text);
         let mut rest = text.iter();
         text.first() == uri.first()
             && text.last() == uri.last()
@@ -399,9 +450,34 @@ fn written_holds(written: &[u8], uri: &str) -> bool {
     written == uri
         || holds(&references_undone(written))
         || holds(&references_undone(&quoted_printable_undone(written)))
-        || references_undone(&base64_decode(written))
-            .windows(uri.len())
-            .any(|w| w == uri)
+        || {
+            // Base64 groups hold bytes before and after the URI.
+            let text = ascii_of(&references_undone(&base64_decode(written)));
+            let first = uri.iter().position(|&b| b == b':').unwrap_or(0) + 1;
+            (0..text.len()).any(|at| {
+                let mut rest = text[at..].iter();
+                text[at..].starts_with(&uri[..first]) && uri.iter().all(|b| rest.any(|c| c == b))
+            })
+        }
+}
+
+/// `text` without its bytes outside ASCII, and without the
+/// percent-encodings of such bytes (`%C3%A9`).
+fn ascii_of(text: &[u8]) -> Vec<u8> {
+    let mut ascii = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        match &text[i..] {
+            [b'%', hi, lo, ..] if (b'8'..=b'F').contains(hi) && lo.is_ascii_hexdigit() => i += 3,
+            [b, ..] if !b.is_ascii() => i += 1,
+            [b, ..] => {
+                ascii.push(*b);
+                i += 1;
+            }
+            [] => unreachable!(),
+        }
+    }
+    ascii
 }
 
 /// `written` with quoted-printable soft breaks and `=XX` escapes undone.

@@ -9,8 +9,10 @@
 //! soft line break splits the escape it starts), and base64
 //! that breaks its alphabet is read as sent (it is most likely not base64).
 
+use encoding_rs::Encoding;
 use memchr::memchr;
 
+use super::charset;
 use crate::source_map::SourceMap;
 
 /// A decoded text and where its bytes came from.
@@ -323,14 +325,19 @@ fn is_upper_hex(b: u8) -> bool {
 /// map gives offsets in `raw`: each byte of a Q word to its `=XX`, `_` or
 /// itself, each of a B word to its base64 group.
 ///
-/// As for bodies, the charset is not converted: a URI is ASCII, which an
-/// ASCII-compatible charset keeps. A word in another charset (UTF-16,
-/// UTF-32, UTF-7), or whose base64 is broken, is left as it was written.
+/// As for bodies, a word in a charset other than UTF-8 is converted to
+/// UTF-8 (see `charset`): the maps are then two, applied in order (the
+/// converted text's to the decoded words', and that one's to `raw`). A
+/// word in UTF-16, UTF-32 or UTF-7, or whose base64 is broken, is left
+/// as it was written.
 ///
 /// Mail mode calls it only for the fields that hold a `=?` (the header
 /// block is searched for them once, whole: `Parts::head`).
-pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
+pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, Vec<SourceMap>)> {
     let mut out: Option<(Vec<u8>, SourceMap)> = None;
+    // The decoded words in a charset to convert: where they are in the
+    // text, and the charset.
+    let mut legacy = Vec::new();
     // Where the text not yet given to `out` starts.
     let mut at = 0;
     for q in memchr::memchr_iter(b'?', raw) {
@@ -351,12 +358,17 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
             map.copied(text.len(), at);
             text.extend_from_slice(between);
         }
+        let word_start = text.len();
+        let label = word.charset(raw);
         match word.text {
             WordText::Q(range) => q_word(&raw[range.clone()], range.start, text, map),
             WordText::B(decoded) => {
                 map.append(&decoded.map, text.len());
                 text.extend_from_slice(&decoded.text);
             }
+        }
+        if let Some(encoding) = charset::encoding_for(label) {
+            legacy.push((word_start..text.len(), encoding));
         }
         at = word.end;
     }
@@ -365,7 +377,43 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, SourceMap)> {
         map.copied(text.len(), at);
         text.extend_from_slice(&raw[at..]);
     }
-    Some((text, map))
+    match convert_words(&text, &legacy) {
+        Some((converted, to_words)) => Some((converted, vec![to_words, map])),
+        None => Some((text, vec![map])),
+    }
+}
+
+/// `text` with its words in `legacy` (ranges of it, in order, and their
+/// charsets) converted to UTF-8, and the map from it to `text`; `None`
+/// when no word needs it.
+fn convert_words(
+    text: &[u8],
+    legacy: &[(std::ops::Range<usize>, &'static Encoding)],
+) -> Option<(Vec<u8>, SourceMap)> {
+    let mut out: Option<(Vec<u8>, SourceMap)> = None;
+    // Where the text not yet given to `out` starts.
+    let mut at = 0;
+    for (range, encoding) in legacy {
+        let Some((word, word_map)) = charset::to_utf8(&text[range.clone()], encoding, range.start)
+        else {
+            continue;
+        };
+        let (converted, map) =
+            out.get_or_insert_with(|| (Vec::with_capacity(2 * text.len()), SourceMap::default()));
+        if at < range.start {
+            map.copied(converted.len(), at);
+            converted.extend_from_slice(&text[at..range.start]);
+        }
+        map.append(&word_map, converted.len());
+        converted.extend_from_slice(&word);
+        at = range.end;
+    }
+    let (mut converted, mut map) = out?;
+    if at < text.len() {
+        map.copied(converted.len(), at);
+        converted.extend_from_slice(&text[at..]);
+    }
+    Some((converted, map))
 }
 
 /// Appends the text of a Q encoded word (RFC 2047 4.2), found at offset
@@ -394,6 +442,8 @@ fn q_word(raw: &[u8], base: usize, text: &mut Vec<u8>, map: &mut SourceMap) {
 /// charset (not UTF-16, UTF-32 nor UTF-7), with base64 text that decodes.
 struct EncodedWord {
     text: WordText,
+    /// Where its charset's label is in the value.
+    label: std::ops::Range<usize>,
     /// Where it ends in the value, past its `?=`.
     end: usize,
 }
@@ -406,6 +456,13 @@ enum WordText {
 }
 
 impl EncodedWord {
+    /// Its charset's label, in `raw`, the value it was found in (without
+    /// the language RFC 2231 lets follow it: `us-ascii*en`).
+    fn charset<'r>(&self, raw: &'r [u8]) -> &'r [u8] {
+        let label = &raw[self.label.clone()];
+        label.split(|&b| b == b'*').next().unwrap_or_default()
+    }
+
     /// The encoded word that starts at `start` of `raw` (at its `=?`).
     fn at(raw: &[u8], start: usize) -> Option<EncodedWord> {
         let token = |b: &u8| b.is_ascii_graphic() && *b != b'?';
@@ -445,6 +502,7 @@ impl EncodedWord {
         };
         Some(EncodedWord {
             text,
+            label: start + 2..start + 2 + charset_len,
             end: from + len + 2,
         })
     }
@@ -529,7 +587,10 @@ mod tests {
         let decode = |raw: &[u8]| encoded_words(raw).map(|(text, _)| text);
         // Q: `_` is a space, `=XX` a byte; the blanks between two words go.
         let raw = b"Re: =?utf-8?q?see_http://x.example/a=3Db?= =?UTF-8?Q?c_d?= end";
-        let (text, map) = encoded_words(raw).unwrap();
+        let (text, maps) = encoded_words(raw).unwrap();
+        let [map] = &maps[..] else {
+            panic!("one map: {maps:?}")
+        };
         assert_eq!(text, b"Re: see http://x.example/a=bc d end");
         let uri = memchr::memmem::find(&text, b"http").unwrap();
         let span = map.span(Span::new(uri, uri + "http://x.example/a=bc".len()));
@@ -542,9 +603,13 @@ mod tests {
             decode(b"=?ISO-8859-1?B?c2VlIGh0dHA6Ly95LmV4YW1wbGUv?= ok").unwrap(),
             b"see http://y.example/ ok"
         );
-        let (text, map) = encoded_words(b"x =?utf-8?b?aHR0cDovL3kuZXhhbXBsZS8=?=").unwrap();
+        let (text, maps) = encoded_words(b"x =?utf-8?b?aHR0cDovL3kuZXhhbXBsZS8=?=").unwrap();
         assert_eq!(text, b"x http://y.example/");
-        assert_eq!(map.span(Span::new(2, 3)), Span::new(12, 16), "its group");
+        assert_eq!(
+            maps[0].span(Span::new(2, 3)),
+            Span::new(12, 16),
+            "its group"
+        );
         // Not encoded words, or ones left as they were written.
         for raw in [
             &b"plain http://x.example/?a=1"[..],
@@ -559,5 +624,28 @@ mod tests {
         }
         // Blanks between a word and plain text stay.
         assert_eq!(decode(b"=?utf-8?q?a?= b =?utf-8?q?c?=").unwrap(), b"a b c");
+    }
+
+    #[test]
+    fn encoded_words_in_a_legacy_charset_are_converted_and_placed() {
+        // Latin-1 and Shift_JIS words, a UTF-8 one, and plain text.
+        let raw = "=?iso-8859-1?q?see_http://x.example/caf=E9?= =?Shift_JIS?B?k/qWew==?= and =?utf-8?q?=C3=A9?= ü".as_bytes();
+        let (text, maps) = encoded_words(raw).unwrap();
+        assert_eq!(text, "see http://x.example/café日本 and é ü".as_bytes());
+        let place = |span: Span| maps.iter().fold(span, |span, map| map.span(span));
+        let at = |s: &str| memchr::memmem::find(raw, s.as_bytes()).unwrap();
+        let uri = 4..4 + "http://x.example/café".len();
+        let span = place(Span::new(uri.start, uri.end));
+        assert_eq!(&raw[span.start..span.end], b"http://x.example/caf=E9");
+        // `日` came from the first base64 group (`k/qW`).
+        let ja = "see http://x.example/café".len();
+        assert_eq!(place(Span::new(ja, ja + 3)).start, at("k/qW"));
+        // The UTF-8 word and the plain text are as they were.
+        let e = text.len() - "é ü".len();
+        assert_eq!(place(Span::new(e, e + 2)).start, at("=C3=A9"));
+        assert_eq!(place(Span::new(e + 3, e + 5)).start, at("ü"));
+        // A word labelled Latin-1 that is UTF-8 is read as UTF-8.
+        let (text, maps) = encoded_words(b"=?iso-8859-1?q?caf=C3=A9?=").unwrap();
+        assert_eq!((text, maps.len()), ("café".as_bytes().to_vec(), 1));
     }
 }

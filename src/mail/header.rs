@@ -34,8 +34,8 @@ pub struct Head<'a> {
 ///
 /// The first three are a body that is one `text/plain` part, not
 /// `format=flowed`, in an ASCII-compatible charset: its URIs are those of
-/// its bytes once transfer-decoded, whatever the charset, since URIs are
-/// ASCII and every such charset keeps ASCII as it is.
+/// its bytes once transfer-decoded and converted from that charset (see
+/// `charset`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coding {
     /// Sent as it is: 7bit, 8bit, binary, or no transfer encoding named.

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 
 use mail_parser::{Encoding, MessageParser, MimeHeaders, PartType};
 
+use super::charset;
 use super::decode::{self, Decoded};
 use super::header::{Coding, Head};
 use super::mime;
@@ -669,7 +670,11 @@ impl<'m> Parts<'m, '_> {
         };
         if let Some(decoded) = decoded {
             let text = self.located(head.body, whole);
-            self.text(text, decoded, Label::Named("text/plain"), None);
+            let shape = Shape {
+                charset: structure::charset_of(&head.fields),
+                ..Shape::default()
+            };
+            self.text(text, decoded, Label::Named("text/plain"), Some(shape));
             return;
         }
         self.root_coding = head.transfer_coding();
@@ -728,6 +733,7 @@ impl<'m> Parts<'m, '_> {
                     html: text.html,
                     flowed: text.flowed,
                     malformed: None,
+                    charset: text.charset,
                 };
                 let coding = self.coding_of(delta, leaf.header..leaf.body);
                 self.text_body(frame, leaf.body..leaf.end, coding, label, shape);
@@ -847,7 +853,7 @@ impl<'m> Parts<'m, '_> {
             };
             let (written, place) = self.located_range(frame, at..at + field.value.len());
             let part = match decoded {
-                Some((text, map)) => self.part(Cow::Owned(text), vec![map], place, label),
+                Some((text, maps)) => self.part(Cow::Owned(text), maps, place, label),
                 None => self.part(written, Vec::new(), place, label),
             };
             self.add(part);
@@ -974,10 +980,15 @@ impl<'m> Parts<'m, '_> {
                 ct.attribute("delsp")
                     .is_some_and(|d| d.eq_ignore_ascii_case("yes"))
             });
+        // The copy names it `xharset` (see `mime`).
+        let charset = ct
+            .and_then(|ct| ct.attribute("xharset").or_else(|| ct.attribute("charset")))
+            .and_then(|label| charset::encoding_for(label.as_bytes()));
         let shape = Shape {
             html,
             flowed,
             malformed,
+            charset,
         };
         self.text_body(frame, body, coding, label, shape);
     }
@@ -1064,6 +1075,16 @@ impl<'m> Parts<'m, '_> {
                 (Cow::Owned(d.text), vec![d.map])
             }
             None => (sent, Vec::new()),
+        };
+        let converted = shape
+            .charset
+            .and_then(|encoding| charset::to_utf8(&text, encoding, 0));
+        let text = match converted {
+            Some((converted, map)) => {
+                maps.insert(0, map);
+                Cow::Owned(converted)
+            }
+            None => text,
         };
         let text = if shape.html {
             let read = html::read(&text, 0, LinkAttributes::Scanned);
@@ -1156,6 +1177,8 @@ struct Shape {
     flowed: Option<bool>,
     /// The MIME parser found its encoding broken.
     malformed: Option<&'static str>,
+    /// The charset its text is converted from (see `charset`).
+    charset: Option<&'static encoding_rs::Encoding>,
 }
 
 #[cfg(test)]

@@ -72,20 +72,25 @@
 //!   (`List-Unsubscribe`, `List-Archive`, but also a `Subject` that names a
 //!   page), labelled `header:NAME`. RFC 2047 encoded words are decoded
 //!   (a client that writes a `Subject` with one non-ASCII letter often
-//!   encodes all of it, URI included), their charset left as it is, as
-//!   for bodies.
+//!   encodes all of it, URI included), and converted from their charset
+//!   as bodies are.
 //! - **Bodies**: a message that is one `text/plain` part (not
-//!   `format=flowed`, in an ASCII-compatible charset) is scanned as it is,
-//!   or once undone its quoted-printable or base64, without converting its
-//!   charset: URIs are ASCII, which every such charset keeps as it is
-//!   (*judgement call*: positions are then those of the part's bytes in
-//!   its own charset, not in UTF-8). One whose transfer encoding is broken
+//!   `format=flowed`, in an ASCII-compatible charset) is scanned once
+//!   undone its quoted-printable or base64 and converted from its charset
+//!   to UTF-8: text in Latin-1, windows-1252, KOI8-R, Shift_JIS,
+//!   ISO-2022-JP, GBK, Big5, EUC-KR, … (the WHATWG Encoding Standard's
+//!   labels), so that an IRI written in it (`http://x.example/café`) is
+//!   found whole. *Judgement calls* (the `charset` module's docs): text
+//!   that is well-formed UTF-8 is read as UTF-8 whatever its label says
+//!   (mail often mislabels UTF-8), and an unknown label leaves the bytes as
+//!   they are; positions are those of the part's bytes in its own charset.
+//!   One whose transfer encoding is broken
 //!   is reported, and its text scanned as it was sent. Any other message
 //!   goes through `mail-parser`, which is given only its MIME fields and
 //!   finds the parts; each text part is then decoded the same way (its
-//!   transfer encoding undone, its charset left as it is unless it is
-//!   UTF-16, UTF-32 or UTF-7, which only the MIME parser's conversion
-//!   makes readable), `format=flowed` lines are joined (RFC 3676,
+//!   transfer encoding undone, its charset converted; UTF-16, UTF-32 and
+//!   UTF-7 by the MIME parser, whose conversion only makes them
+//!   readable), `format=flowed` lines are joined (RFC 3676,
 //!   `delsp=yes` honoured), and the text is scanned by the Appendix C
 //!   rules, labelled with its type (`text/plain`, `text/enriched`, …). HTML parts give the values of
 //!   their attributes (`href`, `src`, an `<option>`'s `value`, a
@@ -122,6 +127,7 @@
 //!   its URIs at the part's start. A URI of a header field folded over
 //!   lines is placed at its first byte.
 
+mod charset;
 mod decode;
 mod header;
 mod mbox;

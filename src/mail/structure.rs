@@ -24,6 +24,9 @@
 
 use memchr::memmem;
 
+use encoding_rs::Encoding;
+
+use super::charset;
 use super::header::{Field, Head};
 use super::mime::is_mime_field;
 
@@ -71,6 +74,8 @@ pub(super) struct TextType {
     pub subtype: Option<String>,
     /// `Some(delsp)` for `format=flowed` (not for HTML).
     pub flowed: Option<bool>,
+    /// The charset its text is converted from (see `charset`).
+    pub charset: Option<&'static Encoding>,
 }
 
 /// The structure of the message whose header block is `head`, walked in
@@ -255,6 +260,7 @@ impl Kind {
                 html: false,
                 subtype: None,
                 flowed: None,
+                charset: None,
             })));
         };
         let ct = ContentType::parse(field.value)?;
@@ -290,15 +296,33 @@ impl Kind {
                 ct.param(b"delsp")
                     .is_some_and(|d| d.eq_ignore_ascii_case(b"yes"))
             });
+            // The copy names it `xharset` (see `mime`).
+            let charset = ct
+                .param(b"xharset")
+                .or_else(|| ct.param(b"charset"))
+                .and_then(charset::encoding_for);
             Some(Kind::Leaf(Some(TextType {
                 html,
                 subtype: Some(lower(ct.subtype)),
                 flowed,
+                charset,
             })))
         } else {
             Some(Kind::Leaf(None))
         }
     }
+}
+
+/// The charset the `Content-Type` of a header block with these fields
+/// names, when its text is converted from it (see `charset`), and the
+/// value is written plainly (one that is not, with RFC 2231 parameters or
+/// comments, leaves the text as it is).
+pub(super) fn charset_of(fields: &[Field<'_>]) -> Option<&'static Encoding> {
+    let field = fields
+        .iter()
+        .find(|f| f.name.eq_ignore_ascii_case(b"content-type"))?;
+    let ct = ContentType::parse(field.value)?;
+    ct.param(b"charset").and_then(charset::encoding_for)
 }
 
 /// The most parameters a `Content-Type` value read by the walk holds (a
@@ -461,11 +485,12 @@ mod tests {
         let at = |s: &str| memmem::find(&copy, s.as_bytes()).unwrap();
         assert!(structure.multipart);
         assert_eq!(structure.body, at("pre --b 2"));
-        let text = |html, subtype: Option<&str>| {
+        let text = |html, subtype: Option<&str>, charset: &str| {
             Some(TextType {
                 html,
                 subtype: subtype.map(String::from),
                 flowed: None,
+                charset: charset::encoding_for(charset.as_bytes()),
             })
         };
         assert_eq!(
@@ -475,14 +500,14 @@ mod tests {
                     header: at("--b 1\n") + 6,
                     body: at("see"),
                     end: at("\r\n--b 1"),
-                    text: text(false, Some("plain")),
+                    text: text(false, Some("plain"), "iso-8859-1"),
                 },
                 // No header block: text/plain; ended mid-line, at the `--`.
                 Leaf {
                     header: at("--inner\n") + 8,
                     body: at("no header"),
                     end: at(" --inner\n") + 1,
-                    text: text(false, None),
+                    text: text(false, None, ""),
                 },
                 Leaf {
                     header: at("Content-Type: image"),
@@ -495,7 +520,7 @@ mod tests {
                     header: at("Content-Type: xEXT"),
                     body: at("<a"),
                     end: at("\n--b 1--"),
-                    text: text(true, Some("html")),
+                    text: text(true, Some("html"), ""),
                 },
             ]
         );

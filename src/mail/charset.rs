@@ -1,0 +1,113 @@
+//! The charset of a mail text: a text part's `charset` parameter, an
+//! encoded word's charset. Text in a charset other than UTF-8 is
+//! converted to UTF-8 before it is scanned, each decoded byte placed at
+//! the bytes it came from (through `encoding`'s decoders), so that an IRI
+//! written in Latin-1 (`http://x.example/café`) or Shift_JIS is found
+//! whole, as it is in a UTF-8 message. Left unconverted, its first
+//! non-ASCII byte, which is not UTF-8, cut it.
+//!
+//! Judgement calls:
+//!
+//! - **Text that is UTF-8 is read as UTF-8**, whatever its label: mail
+//!   often labels UTF-8 `iso-8859-1` or `us-ascii`, while text in a
+//!   single-byte or East Asian legacy charset that holds a non-ASCII
+//!   character is almost never well-formed UTF-8 (`é` in Latin-1 is `E9`,
+//!   which UTF-8 never follows with ASCII). So a mislabelled UTF-8 message
+//!   gives what it gave before, not mojibake.
+//! - **Labels are the WHATWG Encoding Standard's**, as browsers and mail
+//!   readers take them: `us-ascii` and `iso-8859-1` name windows-1252. A
+//!   label it does not know, or none, leaves the bytes as they are. UTF-16,
+//!   UTF-32 and UTF-7 parts are the MIME parser's to convert (see `mime`).
+//! - **Text glued to an IRI**: converted text is scanned as UTF-8 text is
+//!   (an IRI ends at a space or at punctuation of any script), so a
+//!   Japanese word written right after a URI, with no space, is read as
+//!   part of it in a Shift_JIS or ISO-2022-JP message as in a UTF-8 one.
+//!   Before, the first legacy byte ended such a URI; the same message now
+//!   gives the same URIs whatever its charset.
+
+use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
+
+use crate::encoding::decode_placed;
+use crate::source_map::SourceMap;
+
+/// The encoding a charset label names, when text in it is converted: a
+/// label of the Encoding Standard (any case, blanks around ignored) but
+/// UTF-8 (scanned as it is), UTF-16 (the MIME parser's) and those of its
+/// "replacement" encoding.
+pub(super) fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
+    Encoding::for_label_no_replacement(label.trim_ascii())
+        .filter(|&e| e != UTF_8 && e != UTF_16LE && e != UTF_16BE)
+}
+
+/// `text` converted from `encoding` to UTF-8, with the map from the
+/// converted text to `base` plus the offset of the bytes of `text` each
+/// byte came from; `None` when it reads the same without conversion: text
+/// of an ASCII-compatible charset that is ASCII, or well-formed UTF-8
+/// (see the module docs), or text in ISO-2022-JP without an escape.
+pub(super) fn to_utf8(
+    text: &[u8],
+    encoding: &'static Encoding,
+    base: usize,
+) -> Option<(Vec<u8>, SourceMap)> {
+    let as_it_is = if encoding.is_ascii_compatible() {
+        text.is_ascii() || std::str::from_utf8(text).is_ok()
+    } else {
+        memchr::memchr(0x1B, text).is_none()
+    };
+    (!as_it_is).then(|| decode_placed(text, encoding, base))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::span::Span;
+
+    #[test]
+    fn labels_name_the_standard_s_encodings_but_utf_8_and_utf_16() {
+        let name = |label: &[u8]| encoding_for(label).map(Encoding::name);
+        assert_eq!(name(b"ISO-8859-1"), Some("windows-1252"));
+        assert_eq!(name(b" us-ascii "), Some("windows-1252"));
+        assert_eq!(name(b"Shift_JIS"), Some("Shift_JIS"));
+        assert_eq!(name(b"iso-2022-jp"), Some("ISO-2022-JP"));
+        assert_eq!(name(b"koi8-r"), Some("KOI8-R"));
+        for none in [
+            &b"utf-8"[..],
+            b"UTF8",
+            b"utf-16",
+            b"utf-16be",
+            b"iso-2022-kr",
+            b"x-nonsense",
+        ] {
+            assert_eq!(name(none), None, "{}", String::from_utf8_lossy(none));
+        }
+    }
+
+    #[test]
+    fn legacy_text_is_converted_and_placed_at_its_bytes() {
+        let latin1 = encoding_for(b"iso-8859-1").unwrap();
+        let (text, map) = to_utf8(b"see http://x.example/caf\xE9 now", latin1, 10).unwrap();
+        assert_eq!(text, "see http://x.example/café now".as_bytes());
+        // `é` (2 bytes) came from the byte `E9`, at 10 + 24.
+        assert_eq!(map.span(Span::new(24, 26)), Span::new(34, 35));
+        assert_eq!(map.span(Span::new(27, 30)), Span::new(36, 39));
+
+        let sjis = encoding_for(b"shift_jis").unwrap();
+        let (text, map) = to_utf8(b"a \x93\xfa\x96\x7b b", sjis, 0).unwrap();
+        assert_eq!(text, "a 日本 b".as_bytes());
+        assert_eq!(map.span(Span::new(5, 8)), Span::new(4, 6));
+
+        let jis = encoding_for(b"iso-2022-jp").unwrap();
+        let (text, _) = to_utf8(b"x \x1b$BF|K\\\x1b(B y", jis, 0).unwrap();
+        assert_eq!(text, "x 日本 y".as_bytes());
+    }
+
+    #[test]
+    fn text_that_reads_the_same_is_left_as_it_is() {
+        let latin1 = encoding_for(b"iso-8859-1").unwrap();
+        assert!(to_utf8(b"http://x.example/", latin1, 0).is_none());
+        // UTF-8 labelled Latin-1, as mail often does.
+        assert!(to_utf8("http://x.example/café".as_bytes(), latin1, 0).is_none());
+        let jis = encoding_for(b"iso-2022-jp").unwrap();
+        assert!(to_utf8(b"http://x.example/", jis, 0).is_none());
+    }
+}
