@@ -829,6 +829,42 @@ mod tests {
     use super::*;
     use crate::standalone::Rng;
 
+    /// A text decoded whole by [`decode_placed`], in pieces, gives what
+    /// encoding_rs gives, with each character placed at its bytes, also
+    /// where a piece ends inside a character or an escape sequence.
+    #[cfg(feature = "mail")]
+    #[test]
+    fn decoded_in_pieces_a_text_is_placed_at_its_bytes() {
+        for (label, unit) in [
+            ("shift_jis", &b"a\x93\xfa"[..]),
+            ("euc-jp", b"a\xc6\xfc"),
+            ("iso-2022-jp", b"a\x1b$BF|\x1b(B"),
+            ("gb18030", b"a\x81\x30\x81\x30"),
+            ("windows-1252", b"a\xe9"),
+        ] {
+            let encoding = Encoding::for_label(label.as_bytes()).unwrap();
+            // Over 16 KiB, the units fall across every offset of a piece's end.
+            let input = unit.repeat(3 * 16 * 1024 / unit.len() + 7);
+            let (text, map) = decode_placed(&input, encoding, 100);
+            let (whole, malformed) = encoding.decode_without_bom_handling(&input);
+            assert!(!malformed, "{label}");
+            assert!(
+                text == whole.as_bytes(),
+                "{label}: not what encoding_rs decodes"
+            );
+            // Each unit decodes to `a` and one character, placed at the
+            // unit's bytes after `a` (100 on).
+            let char_len = text.len() / (input.len() / unit.len()) - 1;
+            for k in 0..input.len() / unit.len() {
+                let out = k * (1 + char_len) + 1;
+                let span = map.span(Span::new(out, out + char_len));
+                let src = 100 + k * unit.len();
+                assert_eq!(span.start, src + 1, "{label}: unit {k}");
+                assert!(span.end <= src + unit.len(), "{label}: unit {k}");
+            }
+        }
+    }
+
     fn decoding(label: &str, input: &[u8]) -> Decoding {
         TextEncoding::for_label(label)
             .unwrap()
