@@ -72,15 +72,16 @@
 //!
 //! - `mail` (default): [`mail`], reading mbox files and RFC 5322 messages
 //!   as mail (decoded parts, HTML links), with `mail-parser` and
-//!   `html5gum`.
+//!   `html5gum`; it enables `encoding`, whose decoders convert each part
+//!   from its charset.
 //! - `docs` (default): [`doc`], reading HTML, Markdown and man pages as
 //!   documents, relative links resolved, with `html5gum` and
 //!   `pulldown-cmark`.
 //! - `encoding` (default): [`encoding`], input in UTF-16 (by its byte-order
 //!   mark) or a legacy encoding (by a WHATWG label) decoded to UTF-8 as it
 //!   is read, each URI found placed back in the input's bytes, with
-//!   `encoding_rs`. The command decodes text and documents with it, not
-//!   mail (whose parts name their own charsets).
+//!   `encoding_rs`. The command decodes text and documents with it as a
+//!   whole, and mail part by part, by each part's own charset.
 //! - `cli` (default): what the `uriscan` binary needs (clap, rayon, ignore,
 //!   serde_json, the decompressors). The library itself depends only on
 //!   `memchr` (and the crates of `mail`, `docs` and `encoding`): use

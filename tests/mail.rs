@@ -114,8 +114,9 @@ fn a_uri_whose_colon_is_a_json_escape_is_found_in_a_field_and_a_body() {
 #[test]
 fn text_in_a_legacy_charset_is_converted_so_its_iris_come_whole() {
     // One message of each path: a text/plain body read without the MIME
-    // parser, a multipart walked, and one the MIME parser reads (its
-    // `Content-Type` holds a comment); with Latin-1 (quoted-printable),
+    // parser, a multipart walked, and a multipart and a text/plain body
+    // the MIME parser reads (their `Content-Type` holds a comment); with
+    // Latin-1 (quoted-printable),
     // Shift_JIS (8bit), an encoded word, and UTF-8 labelled Latin-1.
     let mut mbox = b"From a Mon Jan  1 00:00:00 2024\n\
         Subject: =?ISO-8859-1?Q?voir_http://a.example/caf=E9?=\n\
@@ -133,10 +134,12 @@ fn text_in_a_legacy_charset_is_converted_so_its_iris_come_whole() {
         <a href=\"http://c.example/"
         .to_vec();
     mbox.extend_from_slice(b"\x93\xfa\x96\x7b\">x</a>\n--b\n");
+    // (Its last line is Latin-1: only that line's bytes are read so.)
     mbox.extend_from_slice(
-        "Content-Type: text/plain; charset=iso-8859-1\n\nutf-8 http://d.example/é labelled Latin-1\n--b--\n\n"
+        "Content-Type: text/plain; charset=iso-8859-1\n\nutf-8 http://d.example/é labelled Latin-1\n"
             .as_bytes(),
     );
+    mbox.extend_from_slice(b"> na\xefve\n--b--\n\n");
     mbox.extend_from_slice(
         b"From a Mon Jan  1 00:00:00 2024\n\
         Content-Type: multipart/mixed; boundary=\"c\" (a comment)\n\
@@ -145,7 +148,12 @@ fn text_in_a_legacy_charset_is_converted_so_its_iris_come_whole() {
         Content-Type: text/plain; charset=windows-1252\n\
         \n\
         see http://e.example/\xe0 now\n\
-        --c--\n",
+        --c--\n\
+        \n\
+        From a Mon Jan  1 00:00:00 2024\n\
+        Content-Type: text/plain; charset=iso-8859-1 (Latin 1)\n\
+        \n\
+        see http://f.example/\xe8 now\n",
     );
     assert_eq!(
         scan(&mbox),
@@ -154,7 +162,8 @@ fn text_in_a_legacy_charset_is_converted_so_its_iris_come_whole() {
             "6:5 text/plain http://b.example/na%C3%AFve",
             "14:10 text/html http://c.example/%E6%97%A5%E6%9C%AC",
             "18:7 text/plain http://d.example/%C3%A9",
-            "27:5 text/plain http://e.example/%C3%A0",
+            "28:5 text/plain http://e.example/%C3%A0",
+            "34:5 text/plain http://f.example/%C3%A8",
         ]
     );
 }
@@ -451,12 +460,15 @@ fn written_holds(written: &[u8], uri: &str) -> bool {
         || holds(&references_undone(written))
         || holds(&references_undone(&quoted_printable_undone(written)))
         || {
-            // Base64 groups hold bytes before and after the URI.
+            // Base64 groups hold bytes before and after the URI, and a
+            // legacy charset's characters may hold ASCII bytes: the URI's
+            // bytes in order, from its scheme on, within twice its length.
             let text = ascii_of(&references_undone(&base64_decode(written)));
             let first = uri.iter().position(|&b| b == b':').unwrap_or(0) + 1;
             (0..text.len()).any(|at| {
-                let mut rest = text[at..].iter();
-                text[at..].starts_with(&uri[..first]) && uri.iter().all(|b| rest.any(|c| c == b))
+                let within = &text[at..text.len().min(at + 2 * uri.len())];
+                let mut rest = within.iter();
+                within.starts_with(&uri[..first]) && uri.iter().all(|b| rest.any(|c| c == b))
             })
         }
 }

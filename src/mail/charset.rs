@@ -13,7 +13,13 @@
 //!   single-byte or East Asian legacy charset that holds a non-ASCII
 //!   character is almost never well-formed UTF-8 (`é` in Latin-1 is `E9`,
 //!   which UTF-8 never follows with ASCII). So a mislabelled UTF-8 message
-//!   gives what it gave before, not mojibake.
+//!   gives what it gave before, not mojibake. In a single-byte charset
+//!   this holds character by character: a UTF-8 reply labelled Latin-1
+//!   that quotes a line in Latin-1 keeps its UTF-8 characters, and only
+//!   the bytes that are not UTF-8 are read as Latin-1 (a UTF-8 sequence
+//!   that is Latin-1 text, such as `Ã©`, is too rare to weigh). A
+//!   multi-byte charset's pairs are more often well-formed UTF-8 by
+//!   chance: its text is converted whole, unless all of it is UTF-8.
 //! - **Labels are the WHATWG Encoding Standard's**, as browsers and mail
 //!   readers take them: `us-ascii` and `iso-8859-1` name windows-1252. A
 //!   label it does not know, or none, leaves the bytes as they are. UTF-16,
@@ -35,7 +41,7 @@ use crate::source_map::SourceMap;
 /// UTF-8 (scanned as it is), UTF-16 (the MIME parser's) and those of its
 /// "replacement" encoding.
 pub(super) fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
-    Encoding::for_label_no_replacement(label.trim_ascii())
+    Encoding::for_label_no_replacement(label)
         .filter(|&e| e != UTF_8 && e != UTF_16LE && e != UTF_16BE)
 }
 
@@ -50,11 +56,53 @@ pub(super) fn to_utf8(
     base: usize,
 ) -> Option<(Vec<u8>, SourceMap)> {
     let as_it_is = if encoding.is_ascii_compatible() {
+        // (`is_ascii` first: measured cheaper than `from_utf8` alone.)
         text.is_ascii() || std::str::from_utf8(text).is_ok()
     } else {
         memchr::memchr(0x1B, text).is_none()
     };
-    (!as_it_is).then(|| decode_placed(text, encoding, base))
+    if as_it_is {
+        None
+    } else if encoding.is_single_byte() {
+        Some(utf8_or_single_byte(text, encoding, base))
+    } else {
+        Some(decode_placed(text, encoding, base))
+    }
+}
+
+/// `text` with its UTF-8 characters as they are and each other byte read
+/// in the single-byte `encoding` (see the module docs), and its map, as
+/// [`to_utf8`] gives them.
+fn utf8_or_single_byte(
+    text: &[u8],
+    encoding: &'static Encoding,
+    base: usize,
+) -> (Vec<u8>, SourceMap) {
+    // The characters of the bytes 0x80 to 0xFF, one each (U+FFFD for one
+    // the encoding leaves unmapped).
+    let high: Vec<u8> = (0x80..=0xFF).collect();
+    let (high, _) = encoding.decode_without_bom_handling(&high);
+    let high: Vec<char> = high.chars().collect();
+    debug_assert_eq!(high.len(), 128, "one character a byte");
+    let mut out = Vec::with_capacity(text.len() + text.len() / 2);
+    let mut map = SourceMap::default();
+    let mut at = 0;
+    for chunk in text.utf8_chunks() {
+        let valid = chunk.valid().as_bytes();
+        if !valid.is_empty() {
+            map.copied(out.len(), base + at);
+            out.extend_from_slice(valid);
+            at += valid.len();
+        }
+        for &b in chunk.invalid() {
+            // Not UTF-8, so not ASCII: one of `high`.
+            let c = high[usize::from(b - 0x80)];
+            map.push(out.len(), base + at, c.len_utf8() as u32, 1);
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            at += 1;
+        }
+    }
+    (out, map)
 }
 
 #[cfg(test)]
@@ -107,6 +155,14 @@ mod tests {
         assert!(to_utf8(b"http://x.example/", latin1, 0).is_none());
         // UTF-8 labelled Latin-1, as mail often does.
         assert!(to_utf8("http://x.example/café".as_bytes(), latin1, 0).is_none());
+        // ... and with a line in Latin-1 after it: only that line's bytes
+        // are read as Latin-1.
+        let (text, map) =
+            to_utf8(b"http://x.example/caf\xc3\xa9\nna\xefve \x80", latin1, 5).unwrap();
+        assert_eq!(text, "http://x.example/café\nnaïve €".as_bytes());
+        assert_eq!(map.span(Span::new(20, 22)), Span::new(25, 27));
+        assert_eq!(map.span(Span::new(25, 27)), Span::new(30, 31));
+        assert_eq!(map.span(Span::new(30, 33)), Span::new(34, 35));
         let jis = encoding_for(b"iso-2022-jp").unwrap();
         assert!(to_utf8(b"http://x.example/", jis, 0).is_none());
     }

@@ -9,6 +9,8 @@
 //! soft line break splits the escape it starts), and base64
 //! that breaks its alphabet is read as sent (it is most likely not base64).
 
+use std::ops::Range;
+
 use encoding_rs::Encoding;
 use memchr::memchr;
 
@@ -41,8 +43,12 @@ pub fn quoted_printable(raw: &[u8], base: usize) -> Decoded {
     let mut out = Decoded {
         kind: Kind::QuotedPrintable,
         text: Vec::with_capacity(raw.len()),
-        // Each `=` starts at most two pieces: its own and the copy after.
-        map: SourceMap::with_capacity(2 * bytecount::count(raw, b'=') + 1),
+        // Each `=` starts at most two pieces (its own and the copy after;
+        // a run of escapes is one), but mostly fewer: the room is capped
+        // at a piece for 16 bytes (a soft break every 76 bytes starts one).
+        map: SourceMap::with_capacity(
+            (2 * bytecount::count(raw, b'=') + 1).min(raw.len() / 16 + 16),
+        ),
         malformed: false,
     };
     let mut at = 0;
@@ -337,7 +343,7 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, Vec<SourceMap>)> {
     let mut out: Option<(Vec<u8>, SourceMap)> = None;
     // The decoded words in a charset to convert: where they are in the
     // text, and the charset.
-    let mut legacy = Vec::new();
+    let mut legacy: Vec<(Range<usize>, &'static Encoding)> = Vec::new();
     // Where the text not yet given to `out` starts.
     let mut at = 0;
     for q in memchr::memchr_iter(b'?', raw) {
@@ -359,7 +365,6 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, Vec<SourceMap>)> {
             text.extend_from_slice(between);
         }
         let word_start = text.len();
-        let label = word.charset(raw);
         match word.text {
             WordText::Q(range) => q_word(&raw[range.clone()], range.start, text, map),
             WordText::B(decoded) => {
@@ -367,8 +372,16 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, Vec<SourceMap>)> {
                 text.extend_from_slice(&decoded.text);
             }
         }
-        if let Some(encoding) = charset::encoding_for(label) {
-            legacy.push((word_start..text.len(), encoding));
+        if let Some(encoding) = word.charset {
+            // A character split across two adjacent words of one charset
+            // (as clients that cut words by length write) is converted
+            // whole: the words are converted together.
+            match legacy.last_mut() {
+                Some((range, last)) if range.end == word_start && *last == encoding => {
+                    range.end = text.len();
+                }
+                _ => legacy.push((word_start..text.len(), encoding)),
+            }
         }
         at = word.end;
     }
@@ -388,7 +401,7 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, Vec<SourceMap>)> {
 /// when no word needs it.
 fn convert_words(
     text: &[u8],
-    legacy: &[(std::ops::Range<usize>, &'static Encoding)],
+    legacy: &[(Range<usize>, &'static Encoding)],
 ) -> Option<(Vec<u8>, SourceMap)> {
     let mut out: Option<(Vec<u8>, SourceMap)> = None;
     // Where the text not yet given to `out` starts.
@@ -442,8 +455,8 @@ fn q_word(raw: &[u8], base: usize, text: &mut Vec<u8>, map: &mut SourceMap) {
 /// charset (not UTF-16, UTF-32 nor UTF-7), with base64 text that decodes.
 struct EncodedWord {
     text: WordText,
-    /// Where its charset's label is in the value.
-    label: std::ops::Range<usize>,
+    /// The charset its text is converted from, if any (see `charset`).
+    charset: Option<&'static Encoding>,
     /// Where it ends in the value, past its `?=`.
     end: usize,
 }
@@ -456,13 +469,6 @@ enum WordText {
 }
 
 impl EncodedWord {
-    /// Its charset's label, in `raw`, the value it was found in (without
-    /// the language RFC 2231 lets follow it: `us-ascii*en`).
-    fn charset<'r>(&self, raw: &'r [u8]) -> &'r [u8] {
-        let label = &raw[self.label.clone()];
-        label.split(|&b| b == b'*').next().unwrap_or_default()
-    }
-
     /// The encoded word that starts at `start` of `raw` (at its `=?`).
     fn at(raw: &[u8], start: usize) -> Option<EncodedWord> {
         let token = |b: &u8| b.is_ascii_graphic() && *b != b'?';
@@ -479,7 +485,8 @@ impl EncodedWord {
         if charset.is_empty() || raw.get(from + len..from + len + 2) != Some(b"?=") {
             return None;
         }
-        let charset = charset.to_ascii_lowercase();
+        // RFC 2231 lets a language follow the charset: `us-ascii*en`.
+        let charset = charset.split(|&b| b == b'*').next()?.to_ascii_lowercase();
         let wide = [
             &b"utf-16"[..],
             b"utf-32",
@@ -502,7 +509,7 @@ impl EncodedWord {
         };
         Some(EncodedWord {
             text,
-            label: start + 2..start + 2 + charset_len,
+            charset: charset::encoding_for(&charset),
             end: from + len + 2,
         })
     }
@@ -598,7 +605,8 @@ mod tests {
             &raw[span.start..span.end],
             b"http://x.example/a=3Db?= =?UTF-8?Q?c"
         );
-        // B, and a word in another charset left alone.
+        // B, and a word labelled in another charset that is ASCII, left as
+        // it is.
         assert_eq!(
             decode(b"=?ISO-8859-1?B?c2VlIGh0dHA6Ly95LmV4YW1wbGUv?= ok").unwrap(),
             b"see http://y.example/ ok"
@@ -644,7 +652,20 @@ mod tests {
         let e = text.len() - "é ü".len();
         assert_eq!(place(Span::new(e, e + 2)).start, at("=C3=A9"));
         assert_eq!(place(Span::new(e + 3, e + 5)).start, at("ü"));
-        // A word labelled Latin-1 that is UTF-8 is read as UTF-8.
+        // A character split across two words of one charset (Shift_JIS,
+        // ISO-2022-JP) is converted whole, as one split in UTF-8 is.
+        for raw in [
+            &b"=?shift_jis?Q?=93=FA=96?= =?shift_jis?Q?=7B?="[..],
+            b"=?iso-2022-jp?Q?=1B$BF|?= =?iso-2022-jp?Q?K\\=1B(B?=",
+            b"=?utf-8?Q?=E6=97=A5=E6=9C?= =?utf-8?Q?=AC?=",
+        ] {
+            let text = encoded_words(raw).unwrap().0;
+            assert_eq!(text, "日本".as_bytes(), "{}", String::from_utf8_lossy(raw));
+        }
+        // Words labelled Latin-1 that are UTF-8 are read as UTF-8, a
+        // character split across two of them too.
+        let (text, _) = encoded_words(b"=?iso-8859-1?Q?caf=C3?= =?iso-8859-1?Q?=A9/x?=").unwrap();
+        assert_eq!(text, "café/x".as_bytes());
         let (text, maps) = encoded_words(b"=?iso-8859-1?q?caf=C3=A9?=").unwrap();
         assert_eq!((text, maps.len()), ("café".as_bytes().to_vec(), 1));
     }

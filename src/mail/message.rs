@@ -661,17 +661,23 @@ impl<'m> Parts<'m, '_> {
             return;
         }
         let body_at = bytes.len() - head.body.len();
-        // A plain text body is decoded here, without the MIME parser.
-        let decoded = match head.coding() {
+        // A plain text body is decoded here, without the MIME parser (but
+        // for its charset when its `Content-Type` is not written plainly).
+        let coding = head.coding();
+        let charset = match coding {
+            Coding::Mime => None,
+            _ => structure::charset_of(&head.fields),
+        };
+        let decoded = charset.and_then(|_| match coding {
             Coding::Plain => Some(decode::undeclared_quoted_printable(head.body, 0)),
             Coding::QuotedPrintable => Some(Some(decode::quoted_printable(head.body, 0))),
             Coding::Base64 => Some(Some(decode::base64(head.body, 0))),
             Coding::Mime => None,
-        };
+        });
         if let Some(decoded) = decoded {
             let text = self.located(head.body, whole);
             let shape = Shape {
-                charset: structure::charset_of(&head.fields),
+                charset: charset.flatten(),
                 ..Shape::default()
             };
             self.text(text, decoded, Label::Named("text/plain"), Some(shape));
@@ -919,9 +925,9 @@ impl<'m> Parts<'m, '_> {
         }
     }
 
-    /// A text or HTML part: its transfer encoding undone (and its
-    /// charset left as it is, when it keeps ASCII as ASCII), then its
-    /// flowed lines joined or its HTML read.
+    /// A text or HTML part: its transfer encoding undone and its text
+    /// converted from its charset (see `charset`; UTF-16, UTF-32 and UTF-7
+    /// by the MIME parser), then its flowed lines joined or its HTML read.
     fn text_part(
         &mut self,
         part: &mail_parser::MessagePart<'_>,

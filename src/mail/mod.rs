@@ -302,8 +302,8 @@ mod tests {
 
     #[test]
     fn a_plain_text_body_is_decoded_without_the_mime_parser_unless_broken() {
-        // Latin-1 quoted-printable: the URI comes out whole, whatever the
-        // charset (it is not decoded: URIs are ASCII).
+        // Latin-1 quoted-printable: the URI comes out whole (the `é`
+        // around it, converted, is no part of it).
         let latin1 = b"Subject: a\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=E9 <http://x.org/lo=\nng?a=3Db>=E9\n";
         assert_eq!(
             uris(latin1),

@@ -314,15 +314,19 @@ impl Kind {
 }
 
 /// The charset the `Content-Type` of a header block with these fields
-/// names, when its text is converted from it (see `charset`), and the
-/// value is written plainly (one that is not, with RFC 2231 parameters or
-/// comments, leaves the text as it is).
-pub(super) fn charset_of(fields: &[Field<'_>]) -> Option<&'static Encoding> {
-    let field = fields
+/// names, when its text is converted from it (see `charset`): `Some(None)`
+/// when there is none to convert from, and `None` when the value is not
+/// written plainly (RFC 2231 parameters, comments: the MIME parser reads
+/// it).
+pub(super) fn charset_of(fields: &[Field<'_>]) -> Option<Option<&'static Encoding>> {
+    let Some(field) = fields
         .iter()
-        .find(|f| f.name.eq_ignore_ascii_case(b"content-type"))?;
+        .find(|f| f.name.eq_ignore_ascii_case(b"content-type"))
+    else {
+        return Some(None);
+    };
     let ct = ContentType::parse(field.value)?;
-    ct.param(b"charset").and_then(charset::encoding_for)
+    Some(ct.param(b"charset").and_then(charset::encoding_for))
 }
 
 /// The most parameters a `Content-Type` value read by the walk holds (a

@@ -266,7 +266,8 @@ pub struct Args {
     /// ripgrep's -E). Offsets, lines and columns still count the input's
     /// own bytes. Applies to text and documents (HTML, Markdown, man
     /// pages); not to input read as mail, whose parts name their own
-    /// charsets; and an input that is decoded is never read as mail. A
+    /// charsets (each is converted from its own); and an input that is
+    /// decoded is never read as mail. A
     /// decoded input is scanned on one thread.
     #[arg(short = 'E', long, value_name = "LABEL")]
     pub encoding: Option<String>,

@@ -546,7 +546,7 @@ struct How {
 /// An input is decoded before anything else looks at it when `-E` (by
 /// default, a UTF-16 or UTF-8 byte-order mark) says so, unless it is read
 /// as mail: mail names the charset of each of its parts, and the mail
-/// reader decodes them by it. Then the binary check, the roff probe and
+/// reader converts each by its own, with the same decoders. Then the binary check, the roff probe and
 /// the scan see the decoded text, and what is found is placed back in the
 /// input's bytes. A decoded input is not read as mail, and is scanned on
 /// this thread (its text is not cut into chunks for the pool: the places
