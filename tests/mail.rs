@@ -169,6 +169,28 @@ fn text_in_a_legacy_charset_is_converted_so_its_iris_come_whole() {
 }
 
 #[test]
+fn a_part_whose_content_type_lacks_its_semicolon_is_labelled_by_its_type() {
+    // The MIME parser reads `plain charset=us-ascii` as the subtype (of
+    // its copy, which writes `xharset`): the label is the type alone.
+    for (message, line) in [
+        (
+            &b"From: a@b\nContent-Type: TEXT/PLAIN charset=US-ASCII\n\nsee http://x.example/\n"[..],
+            4,
+        ),
+        (
+            b"From: a@b\nContent-Type: multipart/mixed; boundary=B\n\n--B\n\
+          Content-Type: text/plain charset=us-ascii\n\nsee http://x.example/\n--B--\n",
+            7,
+        ),
+    ] {
+        assert_eq!(
+            scan(message),
+            [format!("{line}:5 text/plain http://x.example/")]
+        );
+    }
+}
+
+#[test]
 fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     let qp = fs::read(concat!(
         env!("CARGO_MANIFEST_DIR"),

@@ -337,6 +337,11 @@ impl Label<'_> {
     /// The label of a text part, by its `(type, subtype)` when a
     /// `Content-Type` names it.
     fn of_text(html: bool, ct: Option<(&str, Option<&str>)>) -> Label<'static> {
+        // A subtype the parser read on past a missing `;` (`TEXT/PLAIN
+        // charset=US-ASCII`, which the parser's copy writes `xharset`)
+        // ends at its first blank.
+        let ct =
+            ct.map(|(ctype, sub)| (ctype, sub.and_then(|s| s.split_ascii_whitespace().next())));
         match ct {
             _ if html => Label::Named("text/html"),
             Some((ctype, Some(sub))) => Label::Type(format!("{ctype}/{sub}").to_ascii_lowercase()),
