@@ -285,6 +285,20 @@ struct Block {
 }
 
 impl Positions {
+    /// Nothing decoded yet, the first character to come from `src_at`
+    /// (past a BOM, or a text's offset in its source); nothing read.
+    fn from(src_at: usize) -> Positions {
+        Positions {
+            map: SourceMap::default(),
+            blocks: VecDeque::new(),
+            before: (0, 0),
+            out_len: 0,
+            src_read: 0,
+            src_at,
+            keep: None,
+        }
+    }
+
     fn span(&self, span: Span) -> Span {
         debug_assert!(
             self.blocks.front().is_none_or(|b| b.start <= span.start),
@@ -653,15 +667,8 @@ pub(crate) fn decode_placed(
     base: usize,
 ) -> (Vec<u8>, SourceMap) {
     debug_assert!(encoding != UTF_8, "UTF-8 is scanned as it is");
-    let mut positions = Positions {
-        map: SourceMap::default(),
-        blocks: VecDeque::new(),
-        before: (0, 0),
-        out_len: 0,
-        src_read: base + bytes.len(),
-        src_at: base,
-        keep: None,
-    };
+    let mut positions = Positions::from(base);
+    positions.src_read = base + bytes.len();
     let mut kind = Kind::new(encoding);
     let mut out = Vec::with_capacity(bytes.len() + bytes.len() / 2);
     // Decoded a piece at a time, into room of the size `Kind::decode`
@@ -733,15 +740,7 @@ impl<R: Read> DecodeReader<R> {
         // Room for what one read of input decodes to, and one character
         // more: at most 3 bytes a byte, and what the decoder held back.
         let out_size = 3 * RAW_SIZE + 64;
-        let positions = Positions {
-            map: SourceMap::default(),
-            blocks: VecDeque::new(),
-            before: (0, 0),
-            out_len: 0,
-            src_read: 0,
-            src_at: decoding.bom,
-            keep: None,
-        };
+        let positions = Positions::from(decoding.bom);
         DecodeReader {
             rdr,
             kind,

@@ -55,26 +55,28 @@ pub(super) fn to_utf8(
     encoding: &'static Encoding,
     base: usize,
 ) -> Option<(Vec<u8>, SourceMap)> {
-    let as_it_is = if encoding.is_ascii_compatible() {
-        // (`is_ascii` first: measured cheaper than `from_utf8` alone.)
-        text.is_ascii() || std::str::from_utf8(text).is_ok()
-    } else {
-        memchr::memchr(0x1B, text).is_none()
-    };
-    if as_it_is {
-        None
-    } else if encoding.is_single_byte() {
-        Some(utf8_or_single_byte(text, encoding, base))
-    } else {
-        Some(decode_placed(text, encoding, base))
+    if !encoding.is_ascii_compatible() {
+        return memchr::memchr(0x1B, text).map(|_| decode_placed(text, encoding, base));
     }
+    // (`is_ascii` first: measured cheaper than `from_utf8` alone.)
+    if text.is_ascii() {
+        return None;
+    }
+    let utf8_up_to = std::str::from_utf8(text).err()?.valid_up_to();
+    Some(if encoding.is_single_byte() {
+        utf8_or_single_byte(text, utf8_up_to, encoding, base)
+    } else {
+        decode_placed(text, encoding, base)
+    })
 }
 
-/// `text` with its UTF-8 characters as they are and each other byte read
-/// in the single-byte `encoding` (see the module docs), and its map, as
-/// [`to_utf8`] gives them.
+/// `text`, well-formed UTF-8 up to `utf8_up_to`, with its UTF-8
+/// characters as they are and each other byte read in the single-byte
+/// `encoding` (see the module docs), and its map, as [`to_utf8`] gives
+/// them.
 fn utf8_or_single_byte(
     text: &[u8],
+    utf8_up_to: usize,
     encoding: &'static Encoding,
     base: usize,
 ) -> (Vec<u8>, SourceMap) {
@@ -86,8 +88,11 @@ fn utf8_or_single_byte(
     debug_assert_eq!(high.len(), 128, "one character a byte");
     let mut out = Vec::with_capacity(text.len() + text.len() / 2);
     let mut map = SourceMap::default();
-    let mut at = 0;
-    for chunk in text.utf8_chunks() {
+    // What `to_utf8` checked is not checked again.
+    map.copied(0, base);
+    out.extend_from_slice(&text[..utf8_up_to]);
+    let mut at = utf8_up_to;
+    for chunk in text[utf8_up_to..].utf8_chunks() {
         let valid = chunk.valid().as_bytes();
         if !valid.is_empty() {
             map.copied(out.len(), base + at);

@@ -666,23 +666,20 @@ impl<'m> Parts<'m, '_> {
             return;
         }
         let body_at = bytes.len() - head.body.len();
-        // A plain text body is decoded here, without the MIME parser (but
-        // for its charset when its `Content-Type` is not written plainly).
-        let coding = head.coding();
-        let charset = match coding {
-            Coding::Mime => None,
-            _ => structure::charset_of(&head.fields),
-        };
-        let decoded = charset.and_then(|_| match coding {
+        // A plain text body is decoded here, without the MIME parser,
+        // unless its charset is named in a `Content-Type` not written
+        // plainly (which the parser reads).
+        let decoded = match head.coding() {
             Coding::Plain => Some(decode::undeclared_quoted_printable(head.body, 0)),
             Coding::QuotedPrintable => Some(Some(decode::quoted_printable(head.body, 0))),
             Coding::Base64 => Some(Some(decode::base64(head.body, 0))),
             Coding::Mime => None,
-        });
-        if let Some(decoded) = decoded {
+        };
+        let read_here = decoded.and_then(|d| Some((d, structure::charset_of(&head.fields)?)));
+        if let Some((decoded, charset)) = read_here {
             let text = self.located(head.body, whole);
             let shape = Shape {
-                charset: charset.flatten(),
+                charset,
                 ..Shape::default()
             };
             self.text(text, decoded, Label::Named("text/plain"), Some(shape));
@@ -991,9 +988,12 @@ impl<'m> Parts<'m, '_> {
                 ct.attribute("delsp")
                     .is_some_and(|d| d.eq_ignore_ascii_case("yes"))
             });
-        // The copy names it `xharset` (see `mime`).
         let charset = ct
-            .and_then(|ct| ct.attribute("xharset").or_else(|| ct.attribute("charset")))
+            .and_then(|ct| {
+                mime::CHARSET_NAMES
+                    .iter()
+                    .find_map(|&name| ct.attribute(name))
+            })
             .and_then(|label| charset::encoding_for(label.as_bytes()));
         let shape = Shape {
             html,

@@ -192,6 +192,12 @@ pub fn is_text(ctype: &str) -> bool {
 /// What `text` reads in a hidden text part's type.
 const HIDDEN_TEXT: &str = "xext";
 
+/// The names a text part's charset parameter may have in the copy, in
+/// the order to look for them: renamed (`xharset`), or its own name when
+/// the copy renamed an earlier `charset` of the value (`name="charset.txt";
+/// charset=…`).
+pub const CHARSET_NAMES: [&str; 2] = ["xharset", "charset"];
+
 /// How many blank bytes `value` starts with (the lowercased copy of the
 /// value is trimmed).
 fn lead(value: &[u8]) -> usize {

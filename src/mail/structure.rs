@@ -28,7 +28,7 @@ use encoding_rs::Encoding;
 
 use super::charset;
 use super::header::{Field, Head};
-use super::mime::is_mime_field;
+use super::mime::{is_mime_field, CHARSET_NAMES};
 
 #[cfg(test)]
 thread_local! {
@@ -296,10 +296,9 @@ impl Kind {
                 ct.param(b"delsp")
                     .is_some_and(|d| d.eq_ignore_ascii_case(b"yes"))
             });
-            // The copy names it `xharset` (see `mime`).
-            let charset = ct
-                .param(b"xharset")
-                .or_else(|| ct.param(b"charset"))
+            let charset = CHARSET_NAMES
+                .iter()
+                .find_map(|name| ct.param(name.as_bytes()))
                 .and_then(charset::encoding_for);
             Some(Kind::Leaf(Some(TextType {
                 html,
