@@ -394,6 +394,18 @@ impl Emitter for &mut Reader<'_> {
 }
 
 impl Reader<'_> {
+    /// Whether an attribute value holding neither `:` nor `&` comes to
+    /// nothing here, so that a tokenizer need not read it: in mail, where
+    /// a value is read only for the URIs the scanner finds in it
+    /// ([`Reader::value`]: every URI has its scheme's `:`, or a reference
+    /// standing for it).
+    fn skips_values_without_colon(&self) -> bool {
+        #[cfg(feature = "mail")]
+        return self.mode == LinkAttributes::Scanned;
+        #[cfg(not(feature = "mail"))]
+        false
+    }
+
     /// An attribute value, decoded, written at `span` of the HTML.
     fn value(&mut self, value: &[u8], span: Span) {
         let source = &self.html[span.start..span.end.max(span.start)];

@@ -25,7 +25,7 @@
 //! compared (`super::tests::assert_same_as_html5gum`).
 
 use html5gum::{Emitter, State};
-use memchr::{memchr, memchr2, memmem};
+use memchr::{memchr, memchr2, memchr3, memmem};
 
 use super::Reader;
 
@@ -282,8 +282,18 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
     while html.get(at).is_some_and(|&b| is_blank(b)) {
         at += 1;
     }
+    // A value the reader would make nothing of is passed over, not told
+    // (`face="Arial"`, `size=2`: telling them cost 2.4% of mail mode's
+    // instructions).
+    let skips = em.skips_values_without_colon();
     match html.get(at) {
         Some(&q @ (b'"' | b'\'')) => {
+            if skips {
+                let close = memchr3(q, b':', b'&', &html[at + 1..]).map(|i| at + 1 + i);
+                if let Some(close) = close.filter(|&c| html[c] == q) {
+                    return Ok(close + 1);
+                }
+            }
             let end = value(html, at + 1, em, |hay| memchr2(q, b'&', hay))?;
             if html.get(end) != Some(&q) {
                 return Err(Unusual);
@@ -298,6 +308,15 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
         Some(_) => {
             // Unquoted: up to a blank or `>` (`/`, `"`, `'`, `<`, `=` and
             // `` ` `` belong to the value).
+            if skips {
+                let end = html[at..]
+                    .iter()
+                    .position(|&b| matches!(b, b':' | b'&' | b'>') || is_blank(b))
+                    .map(|i| at + i);
+                if let Some(end) = end.filter(|&e| !matches!(html[e], b':' | b'&')) {
+                    return Ok(end);
+                }
+            }
             let end = value(html, at, em, |hay| {
                 hay.iter()
                     .position(|&b| b == b'&' || is_blank(b) || b == b'>')
