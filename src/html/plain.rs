@@ -1,6 +1,8 @@
 //! A tokenizer for the HTML that mail and documents are mostly written
 //! in, faster than the general one: it calls the [`Reader`]'s emitter
-//! methods as html5gum would, at the same offsets, or gives up.
+//! methods as html5gum would, at the same offsets, or gives up. Its text
+//! it tells with where each piece was written ([`Reader::told_text`]), so
+//! that the reader maps it as it goes instead of aligning it afterwards.
 //!
 //! It follows the WHATWG tokenization rules, as html5gum does, for text;
 //! start and end tags, their attributes and values (quoted, unquoted,
@@ -40,6 +42,7 @@ pub(super) fn read(html: &[u8], r: &mut Reader<'_>) -> Result<(), Unusual> {
     if memchr(b'\0', html).is_some() {
         return Err(Unusual);
     }
+    r.maps_runs = true;
     let mut em = r;
     let mut at = 0;
     let mut state = None;
@@ -115,14 +118,14 @@ fn text_run(
         tell_written(em, Target::Text, html, at, p);
         if html[p] == b'&' {
             let (decoded, end) = reference(html, p, false, &mut buf)?;
-            tell(em, Target::Text, decoded, end);
+            tell(em, Target::Text, html, decoded, p, end);
             at = end;
             continue;
         }
         if starts_markup(p) {
             return Ok(p);
         }
-        tell(em, Target::Text, b"<", p + 1);
+        tell(em, Target::Text, html, b"<", p, p + 1);
         at = p + 1;
     }
 }
@@ -355,7 +358,7 @@ fn value(
         }
         tell_written(em, Target::Value, html, piece, i);
         let (decoded, end) = reference(html, i, true, &mut buf)?;
-        tell(em, Target::Value, decoded, end);
+        tell(em, Target::Value, html, decoded, i, end);
         i = end;
         piece = end;
     }
@@ -378,26 +381,36 @@ enum Target {
 fn tell_written(em: &mut &mut Reader<'_>, into: Target, html: &[u8], mut from: usize, to: usize) {
     while let Some(i) = memchr(b'\r', &html[from..to]) {
         let cr = from + i;
-        tell(em, into, &html[from..cr], cr);
+        tell(em, into, html, &html[from..cr], from, cr);
         let end = if html.get(cr + 1) == Some(&b'\n') && cr + 1 < to {
             cr + 2
         } else {
             cr + 1
         };
-        tell(em, into, b"\n", end);
+        tell(em, into, html, b"\n", cr, end);
         from = end;
     }
-    tell(em, into, &html[from..to], to);
+    tell(em, into, html, &html[from..to], from, to);
 }
 
-/// Tells the reader a piece read up to `end`.
-fn tell(em: &mut &mut Reader<'_>, into: Target, piece: &[u8], end: usize) {
+/// Tells the reader a piece read from `html[from..end]`. Text is mapped as
+/// it is told ([`Reader::told_text`]): a piece that is its source, byte for
+/// byte, as a copy; any other (a reference decoded, a line end read as LF)
+/// as standing for its source.
+fn tell(
+    em: &mut &mut Reader<'_>,
+    into: Target,
+    html: &[u8],
+    piece: &[u8],
+    from: usize,
+    end: usize,
+) {
     if piece.is_empty() {
         return;
     }
     em.token.position = end;
     match into {
-        Target::Text => em.emit_string(piece),
+        Target::Text => em.told_text(piece, from, end, piece == &html[from..end]),
         Target::Value => em.push_attribute_value(piece),
     }
 }
@@ -416,7 +429,7 @@ fn push_lowercase(name: &[u8], mut push: impl FnMut(&[u8])) {
 /// Reads the character reference at `html[at]` (a `&`), in an attribute
 /// value when `in_attribute`: what it stands for (in `buf` when decoded)
 /// and where it ends. A `&` that starts no reference stands for itself.
-fn reference<'a>(
+pub(super) fn reference<'a>(
     html: &'a [u8],
     at: usize,
     in_attribute: bool,
