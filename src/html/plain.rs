@@ -105,28 +105,36 @@ fn text_run(
 ) -> Result<usize, Unusual> {
     let mut buf = [0; 4];
     loop {
+        // What ends a piece told as written: a `<`, a CR (read as LF), and
+        // a `&` where references are read.
         let found = if references {
-            memchr2(b'<', b'&', &html[at..])
+            memchr3(b'<', b'&', b'\r', &html[at..])
         } else {
-            memchr(b'<', &html[at..])
+            memchr2(b'<', b'\r', &html[at..])
         };
         let Some(i) = found else {
-            tell_written(em, Target::Text, html, at, html.len());
+            tell_text(em, &html[at..], at, html.len(), true);
             return Ok(html.len());
         };
         let p = at + i;
-        tell_written(em, Target::Text, html, at, p);
-        if html[p] == b'&' {
-            let (decoded, end) = reference(html, p, false, &mut buf)?;
-            tell(em, Target::Text, html, decoded, p, end);
-            at = end;
-            continue;
+        tell_text(em, &html[at..p], at, p, true);
+        match html[p] {
+            b'\r' => {
+                at = line_end(html, p, html.len());
+                tell_text(em, b"\n", p, at, false);
+            }
+            b'&' => {
+                let (decoded, end) = reference(html, p, false, &mut buf)?;
+                // A `&` that starts no reference stands for itself.
+                tell_text(em, decoded, p, end, decoded == &html[p..end]);
+                at = end;
+            }
+            _ if starts_markup(p) => return Ok(p),
+            _ => {
+                tell_text(em, b"<", p, p + 1, true);
+                at = p + 1;
+            }
         }
-        if starts_markup(p) {
-            return Ok(p);
-        }
-        tell(em, Target::Text, html, b"<", p, p + 1);
-        at = p + 1;
     }
 }
 
@@ -356,63 +364,60 @@ fn value(
         if html[i] != b'&' {
             break;
         }
-        tell_written(em, Target::Value, html, piece, i);
+        tell_value_written(em, html, piece, i);
         let (decoded, end) = reference(html, i, true, &mut buf)?;
-        tell(em, Target::Value, html, decoded, i, end);
+        tell_value(em, decoded, end);
         i = end;
         piece = end;
     }
-    tell_written(em, Target::Value, html, piece, i);
+    tell_value_written(em, html, piece, i);
     Ok(i)
 }
 
-/// What a piece read is part of: the text, or the attribute value being
-/// read.
-#[derive(Clone, Copy)]
-enum Target {
-    Text,
-    Value,
-}
-
-/// Tells the reader `html[from..to]` as written, but for line ends: CR LF
-/// and CR are read as LF, as the tokenizer reads them (it tells the LF of
-/// a CR LF with the CR, and reaches past the LF with its next piece, if
-/// only an empty one).
-fn tell_written(em: &mut &mut Reader<'_>, into: Target, html: &[u8], mut from: usize, to: usize) {
-    while let Some(i) = memchr(b'\r', &html[from..to]) {
-        let cr = from + i;
-        tell(em, into, html, &html[from..cr], from, cr);
-        let end = if html.get(cr + 1) == Some(&b'\n') && cr + 1 < to {
-            cr + 2
-        } else {
-            cr + 1
-        };
-        tell(em, into, html, b"\n", cr, end);
-        from = end;
+/// Where the line end whose CR is `html[cr]` ends, before `to`: past the
+/// LF of a CR LF. The tokenizer reads either as LF.
+fn line_end(html: &[u8], cr: usize, to: usize) -> usize {
+    if cr + 1 < to && html[cr + 1] == b'\n' {
+        cr + 2
+    } else {
+        cr + 1
     }
-    tell(em, into, html, &html[from..to], from, to);
 }
 
-/// Tells the reader a piece read from `html[from..end]`. Text is mapped as
-/// it is told ([`Reader::told_text`]): a piece that is its source, byte for
-/// byte, as a copy; any other (a reference decoded, a line end read as LF)
-/// as standing for its source.
-fn tell(
-    em: &mut &mut Reader<'_>,
-    into: Target,
-    html: &[u8],
-    piece: &[u8],
-    from: usize,
-    end: usize,
-) {
+/// Tells the reader a piece of text read from `html[from..to]`, mapped as
+/// it is told ([`Reader::told_text`]): as a copy when `as_written` (the
+/// piece is its source, byte for byte), else as standing for its source (a
+/// reference decoded, a line end read as LF).
+fn tell_text(em: &mut &mut Reader<'_>, piece: &[u8], from: usize, to: usize, as_written: bool) {
+    if piece.is_empty() {
+        return;
+    }
+    em.token.position = to;
+    em.told_text(piece, from, to, as_written);
+}
+
+/// Tells the reader a piece of an attribute value read up to `end`.
+fn tell_value(em: &mut &mut Reader<'_>, piece: &[u8], end: usize) {
     if piece.is_empty() {
         return;
     }
     em.token.position = end;
-    match into {
-        Target::Text => em.told_text(piece, from, end, piece == &html[from..end]),
-        Target::Value => em.push_attribute_value(piece),
+    em.push_attribute_value(piece);
+}
+
+/// Tells the reader `html[from..to]` of an attribute value as written,
+/// but for line ends: CR LF and CR are read as LF, as the tokenizer reads
+/// them (it tells the LF of a CR LF with the CR, and reaches past the LF
+/// with its next piece, if only an empty one).
+fn tell_value_written(em: &mut &mut Reader<'_>, html: &[u8], mut from: usize, to: usize) {
+    while let Some(i) = memchr(b'\r', &html[from..to]) {
+        let cr = from + i;
+        tell_value(em, &html[from..cr], cr);
+        let end = line_end(html, cr, to);
+        tell_value(em, b"\n", end);
+        from = end;
     }
+    tell_value(em, &html[from..to], to);
 }
 
 /// Hands `name` on in ASCII lower case, as the tokenizer gives names.
