@@ -281,7 +281,8 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
             .ok_or(Unusual)?;
     let name = &html[at..at + len];
     em.init_attribute();
-    push_lowercase(name, |s| em.push_attribute_name(s));
+    // The name is told only with a value to read: the reader makes nothing
+    // of an attribute without one (nor of a value passed over below).
     let mut at = at + len;
     while html.get(at).is_some_and(|&b| is_blank(b)) {
         at += 1;
@@ -305,6 +306,7 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
                     return Ok(close + 1);
                 }
             }
+            push_lowercase(name, |s| em.push_attribute_name(s));
             let end = value(html, at + 1, em, |hay| memchr2(q, b'&', hay))?;
             if html.get(end) != Some(&q) {
                 return Err(Unusual);
@@ -328,6 +330,7 @@ fn attribute(html: &[u8], at: usize, em: &mut &mut Reader<'_>) -> Result<usize, 
                     return Ok(end);
                 }
             }
+            push_lowercase(name, |s| em.push_attribute_name(s));
             let end = value(html, at, em, |hay| {
                 hay.iter()
                     .position(|&b| b == b'&' || is_blank(b) || b == b'>')
