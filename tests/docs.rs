@@ -279,24 +279,30 @@ fn xml_is_read_with_its_references_decoded() {
 }
 
 /// A URI after a `&` that starts no character reference, then letters and
-/// another `&`, is placed where it was written, in a document and in a
-/// mail's HTML part (its text was aligned with its source after reading,
-/// which took `&ee` for a reference and slipped a byte: column 2).
+/// another `&`, or after markup that is nothing (`</>`), is placed where
+/// it was written, in a document and in a mail's HTML part (its text was
+/// aligned with its source after reading, which took `&ee` for a
+/// reference and slipped a byte: column 2; and placed the URI after `</>`
+/// at `</>`: column 2 for 5).
 #[test]
 fn text_after_a_lone_ampersand_is_placed_where_it_was_written() {
-    let html = "&ee&\nhttp://a.example/ &tt&urn:n:0\n";
+    let html = "a</>http://b.example/ <p>\n&ee&\nhttp://a.example/ &tt&urn:n:0\n";
     let d = Dir::new();
     d.create("page.html", html);
     d.create(
         "mail.eml",
         &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
     );
-    // The URIs' line: the second of the page, the fifth of the message.
-    for (file, line) in [("page.html", 2), ("mail.eml", 5)] {
+    // The text's first line: the page's first, the message's fourth.
+    for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
         let got = d.command().args(["-n", "--column", file]).stdout();
         assert_eq!(
             got,
-            format!("{line}:1:http://a.example/\n{line}:23:urn:n:0\n"),
+            format!(
+                "{line}:5:http://b.example/\n{}:1:http://a.example/\n{}:23:urn:n:0\n",
+                line + 2,
+                line + 2
+            ),
             "{file}"
         );
     }
