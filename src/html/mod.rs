@@ -623,6 +623,12 @@ mod tests {
     #[cfg(feature = "mail")]
     use crate::standalone::{crlf, shared};
 
+    /// The ways HTML is read (mail's only with its feature).
+    #[cfg(feature = "mail")]
+    pub(super) const MODES: &[LinkAttributes] = &[LinkAttributes::Scanned, LinkAttributes::Named];
+    #[cfg(not(feature = "mail"))]
+    pub(super) const MODES: &[LinkAttributes] = &[LinkAttributes::Named];
+
     thread_local! {
         /// How many readings of the plain reader this thread checked.
         pub(super) static CHECKED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
@@ -738,11 +744,7 @@ mod tests {
     #[test]
     fn text_is_placed_where_it_was_written_past_a_lone_ampersand() {
         let html = b"<p>&titletitle &amp;x &nota&amp; &ee&\r\nhttp://a.example/\r</p>";
-        for mode in [
-            LinkAttributes::Named,
-            #[cfg(feature = "mail")]
-            LinkAttributes::Scanned,
-        ] {
+        for &mode in MODES {
             let reading = read(html, 5, mode);
             let exact = placed_exactly(&reading, html, 5);
             assert!(exact.iter().all(|&e| e), "{mode:?}: {exact:?}");

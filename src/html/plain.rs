@@ -618,8 +618,8 @@ fn named(name: &[u8]) -> Option<char> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::tests::CHECKED;
-    use super::super::{read as read_html, LinkAttributes, Reader};
+    use super::super::tests::{CHECKED, MODES};
+    use super::super::{read as read_html, Reader};
     use super::*;
     use crate::standalone::Rng;
 
@@ -628,18 +628,13 @@ mod tests {
     /// reader did.
     fn check(html: &[u8]) -> bool {
         let before = CHECKED.with(|n| n.get());
-        for mode in MODES {
+        for &mode in MODES {
             read_html(html, 7, mode);
         }
         let read = CHECKED.with(|n| n.get()) - before;
         assert!(read == 0 || read == MODES.len());
         read > 0
     }
-
-    #[cfg(feature = "mail")]
-    const MODES: [LinkAttributes; 2] = [LinkAttributes::Scanned, LinkAttributes::Named];
-    #[cfg(not(feature = "mail"))]
-    const MODES: [LinkAttributes; 1] = [LinkAttributes::Named];
 
     /// Every reference this reader decodes, in text and in attribute
     /// values, with and without `;` and before `=` and letters: the tables
