@@ -33,6 +33,7 @@
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
+use super::decode::append_copy;
 use crate::encoding::decode_placed;
 use crate::source_map::SourceMap;
 
@@ -89,16 +90,12 @@ fn utf8_or_single_byte(
     let mut out = Vec::with_capacity(text.len() + text.len() / 2);
     let mut map = SourceMap::default();
     // What `to_utf8` checked is not checked again.
-    map.copied(0, base);
-    out.extend_from_slice(&text[..utf8_up_to]);
+    append_copy(&mut out, &mut map, &text[..utf8_up_to], base);
     let mut at = utf8_up_to;
     for chunk in text[utf8_up_to..].utf8_chunks() {
         let valid = chunk.valid().as_bytes();
-        if !valid.is_empty() {
-            map.copied(out.len(), base + at);
-            out.extend_from_slice(valid);
-            at += valid.len();
-        }
+        append_copy(&mut out, &mut map, valid, base + at);
+        at += valid.len();
         for &b in chunk.invalid() {
             // Not UTF-8, so not ASCII: one of `high`.
             let c = high[usize::from(b - 0x80)];

@@ -251,10 +251,16 @@ impl Group {
 impl Decoded {
     /// Appends `bytes`, copied from source offset `src`.
     fn copy(&mut self, bytes: &[u8], src: usize) {
-        if !bytes.is_empty() {
-            self.map.copied(self.text.len(), src);
-            self.text.extend_from_slice(bytes);
-        }
+        append_copy(&mut self.text, &mut self.map, bytes, src);
+    }
+}
+
+/// Appends `bytes` to `text`, mapped in `map` as copied from source offset
+/// `src` (nothing for no bytes: a piece that places nothing).
+pub(super) fn append_copy(text: &mut Vec<u8>, map: &mut SourceMap, bytes: &[u8], src: usize) {
+    if !bytes.is_empty() {
+        map.copied(text.len(), src);
+        text.extend_from_slice(bytes);
     }
 }
 
@@ -285,10 +291,7 @@ pub fn unflow(text: &[u8], delsp: bool) -> (Vec<u8>, SourceMap) {
         } else {
             body
         };
-        if !kept.is_empty() {
-            map.copied(out.len(), at);
-            out.extend_from_slice(kept);
-        }
+        append_copy(&mut out, &mut map, kept, at);
         at += line.len();
     }
     (out, map)
@@ -360,9 +363,8 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, Vec<SourceMap>)> {
         let between = &raw[at..start];
         // Blanks between two encoded words are not text (RFC 2047 6.2).
         let joins_words = after_word && between.iter().all(u8::is_ascii_whitespace);
-        if !between.is_empty() && !joins_words {
-            map.copied(text.len(), at);
-            text.extend_from_slice(between);
+        if !joins_words {
+            append_copy(text, map, between, at);
         }
         let word_start = text.len();
         match word.text {
@@ -386,10 +388,7 @@ pub fn encoded_words(raw: &[u8]) -> Option<(Vec<u8>, Vec<SourceMap>)> {
         at = word.end;
     }
     let (mut text, mut map) = out?;
-    if at < raw.len() {
-        map.copied(text.len(), at);
-        text.extend_from_slice(&raw[at..]);
-    }
+    append_copy(&mut text, &mut map, &raw[at..], at);
     match convert_words(&text, &legacy) {
         Some((converted, to_words)) => Some((converted, vec![to_words, map])),
         None => Some((text, vec![map])),
@@ -413,19 +412,13 @@ fn convert_words(
         };
         let (converted, map) =
             out.get_or_insert_with(|| (Vec::with_capacity(2 * text.len()), SourceMap::default()));
-        if at < range.start {
-            map.copied(converted.len(), at);
-            converted.extend_from_slice(&text[at..range.start]);
-        }
+        append_copy(converted, map, &text[at..range.start], at);
         map.append(&word_map, converted.len());
         converted.extend_from_slice(&word);
         at = range.end;
     }
     let (mut converted, mut map) = out?;
-    if at < text.len() {
-        map.copied(converted.len(), at);
-        converted.extend_from_slice(&text[at..]);
-    }
+    append_copy(&mut converted, &mut map, &text[at..], at);
     Some((converted, map))
 }
 
