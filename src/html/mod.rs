@@ -145,7 +145,8 @@ struct Reader<'h> {
 /// (the run of text read since the last tag, comment or doctype, which
 /// ends it), written at `run_start..run_end` of the HTML when html5gum
 /// tells it (the plain reader maps its runs as it tells them, and leaves
-/// `run_end` unset).
+/// `run_end`, and `position` while it tells text, as they were: nothing
+/// reads them before it sets them again).
 #[derive(Debug, Default)]
 struct Token {
     /// The tokenizer's offset in the HTML.
@@ -200,8 +201,9 @@ impl Reader<'_> {
         }
     }
 
-    /// Text told with where it was written, `html[from..to]`: appended
-    /// as [`Emitter::emit_string`] appends it, and mapped there, as a copy
+    /// Text told with where it was written, `html[from..to]` (an empty
+    /// piece places nothing): appended as [`Emitter::emit_string`] appends
+    /// it, and mapped there, as a copy
     /// when `as_written` (the piece is its source), else as standing for
     /// its source (a reference, a CR LF read as LF).
     fn told_text(&mut self, piece: &[u8], from: usize, to: usize, as_written: bool) {

@@ -118,25 +118,25 @@ fn text_run(
             memchr2(b'<', b'\r', &html[at..])
         };
         let Some(i) = found else {
-            tell_text(em, &html[at..], at, html.len(), true);
+            em.told_text(&html[at..], at, html.len(), true);
             return Ok(html.len());
         };
         let p = at + i;
-        tell_text(em, &html[at..p], at, p, true);
+        em.told_text(&html[at..p], at, p, true);
         match html[p] {
             b'\r' => {
                 at = line_end(html, p, html.len());
-                tell_text(em, b"\n", p, at, false);
+                em.told_text(b"\n", p, at, false);
             }
             b'&' => {
                 let (decoded, end) = reference(html, p, false, &mut buf)?;
                 // A `&` that starts no reference stands for itself.
-                tell_text(em, decoded, p, end, decoded == &html[p..end]);
+                em.told_text(decoded, p, end, decoded == &html[p..end]);
                 at = end;
             }
             _ if starts_markup(p) => return Ok(p),
             _ => {
-                tell_text(em, b"<", p, p + 1, true);
+                em.told_text(b"<", p, p + 1, true);
                 at = p + 1;
             }
         }
@@ -400,18 +400,6 @@ fn line_end(html: &[u8], cr: usize, to: usize) -> usize {
     } else {
         cr + 1
     }
-}
-
-/// Tells the reader a piece of text read from `html[from..to]`, mapped as
-/// it is told ([`Reader::told_text`]): as a copy when `as_written` (the
-/// piece is its source, byte for byte), else as standing for its source (a
-/// reference decoded, a line end read as LF).
-fn tell_text(em: &mut &mut Reader<'_>, piece: &[u8], from: usize, to: usize, as_written: bool) {
-    if piece.is_empty() {
-        return;
-    }
-    em.token.position = to;
-    em.told_text(piece, from, to, as_written);
 }
 
 /// Tells the reader a piece of an attribute value read up to `end`.
