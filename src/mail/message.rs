@@ -7,9 +7,10 @@
 use std::borrow::Cow;
 use std::io;
 use std::ops::Range;
-use std::sync::OnceLock;
+use std::sync::{LazyLock, OnceLock};
 
 use mail_parser::{Encoding, MessageParser, MimeHeaders, PartType};
+use memchr::memmem;
 
 use super::charset;
 use super::decode::{self, Decoded};
@@ -370,7 +371,12 @@ impl Label<'_> {
         match self {
             Label::Header(name) if !name.is_empty() => {
                 out.push_str("header:");
-                out.push_str(&String::from_utf8_lossy(name));
+                // A field name is ASCII but for a rare malformed one:
+                // checked the fast way first.
+                match std::str::from_utf8(name) {
+                    Ok(name) => out.push_str(name),
+                    Err(_) => out.push_str(&String::from_utf8_lossy(name)),
+                }
             }
             // Text of its own, never written into `out`.
             _ => out.push_str(&self.text()),
@@ -822,8 +828,9 @@ impl<'m> Parts<'m, '_> {
     /// field cost more than reading them.
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
         let block = head.block;
-        let word_start = memchr::memmem::Finder::new(b"=?");
-        let mut words = Marks::new(|from| word_start.find(&block[from..]).map(|p| from + p));
+        static WORD_START: LazyLock<memmem::Finder<'static>> =
+            LazyLock::new(|| memmem::Finder::new(b"=?"));
+        let mut words = Marks::new(|from| WORD_START.find(&block[from..]).map(|p| from + p));
         let mut colons = Marks::new(|from| candidate_colon(block, from));
         let mut escaped_colons = Marks::new(|from| escaped_colon(block, from));
         for field in &head.fields {
