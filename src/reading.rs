@@ -78,6 +78,12 @@ impl Reading {
         self.align_appended(start, source, src);
     }
 
+    /// Appends `decoded`, placed by `map` (from offsets of `decoded`).
+    pub fn mapped(&mut self, decoded: &[u8], map: &SourceMap) {
+        self.map.append(map, self.text.len());
+        self.text.extend_from_slice(decoded);
+    }
+
     /// Maps `text[start..]`, appended as a tokenizer decoded it from
     /// `source` (written at offset `src`), as [`Reading::aligned`] does.
     pub fn align_appended(&mut self, start: usize, source: &[u8], src: usize) {

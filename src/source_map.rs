@@ -140,6 +140,13 @@ impl SourceMap {
         }
     }
 
+    /// Empties the map (the identity), keeping its room.
+    #[cfg(any(feature = "mail", feature = "docs"))]
+    pub fn clear(&mut self) {
+        self.pieces.clear();
+        self.cursor.set(0);
+    }
+
     /// Returns true if and only if the map is the identity (it has no
     /// piece).
     pub fn is_empty(&self) -> bool {

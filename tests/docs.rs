@@ -307,3 +307,26 @@ fn text_after_a_lone_ampersand_is_placed_where_it_was_written() {
         );
     }
 }
+
+/// A URI in an attribute value after a `&` that starts no reference is
+/// placed where it was written, in a document and in a mail's HTML part
+/// (the value was aligned with its source after reading, which took `&ee`
+/// for a reference: column 21 for 18).
+#[test]
+fn a_value_after_a_lone_ampersand_is_placed_where_it_was_written() {
+    let html = "<p title=\"&ee&tt&urn:x:y\">\n<img alt='&titletitle\r\nhttp://a.example/'>\n";
+    let d = Dir::new();
+    d.create("page.html", html);
+    d.create(
+        "mail.eml",
+        &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
+    );
+    for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
+        let got = d.command().args(["-n", "--column", file]).stdout();
+        assert_eq!(
+            got,
+            format!("{line}:18:urn:x:y\n{}:1:http://a.example/\n", line + 2),
+            "{file}"
+        );
+    }
+}

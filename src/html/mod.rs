@@ -118,9 +118,10 @@ struct Reader<'h> {
     attribute: Vec<u8>,
     /// Inside `<script>` or `<style>`: text nobody reads.
     raw_text: bool,
-    /// The tokenizer maps each piece of text as it tells it
-    /// ([`Reader::told_text`]; the plain reader does): its runs need no
-    /// alignment with their source. html5gum tells only the text.
+    /// The tokenizer maps each piece of text and of an attribute value as
+    /// it tells it ([`Reader::told_text`], [`Reader::told_value`]; the
+    /// plain reader does): its runs and values need no alignment with
+    /// their source. html5gum tells only the text.
     maps_runs: bool,
     /// How many `<code>` and `<pre>` are open.
     code_depth: u32,
@@ -166,6 +167,10 @@ struct Token {
     /// the value was written.
     attribute_name: Vec<u8>,
     attribute_value: Vec<u8>,
+    /// Where each byte of `attribute_value` was written, offsets of the
+    /// value to offsets of the source, when the tokenizer tells it
+    /// ([`Reader::told_value`]; the plain reader does); else empty.
+    value_map: SourceMap,
     value_start: usize,
     value_end: usize,
 }
@@ -221,6 +226,35 @@ impl Reader<'_> {
         }
     }
 
+    /// A piece of an attribute value told with where it was written,
+    /// `html[from..to]` (an empty piece tells nothing): pushed as
+    /// [`Emitter::push_attribute_value`] pushes it, and mapped as
+    /// [`Reader::told_text`] maps text.
+    fn told_value(&mut self, piece: &[u8], from: usize, to: usize, as_written: bool) {
+        debug_assert!(self.maps_runs);
+        if piece.is_empty() {
+            return;
+        }
+        let out = self.token.attribute_value.len();
+        let src = self.at + from;
+        let map = &mut self.token.value_map;
+        if as_written {
+            map.copied(out, src);
+        } else {
+            map.push(out, src, piece.len() as u32, (to - from) as u32);
+        }
+        self.token.position = to;
+        self.append_to_value(piece);
+    }
+
+    /// Appends `s` to the value of the attribute being read, which ends
+    /// at the tokenizer's position.
+    fn append_to_value(&mut self, s: &[u8]) {
+        self.attribute_name();
+        self.token.attribute_value.extend_from_slice(s);
+        self.token.value_end = self.token.position;
+    }
+
     /// Appends `s` to the run of text being read, starting one if none is;
     /// returns where `s` starts in the text. Script and style text is no
     /// text of the page: not even copied (`None`; a run that `<script>` or
@@ -272,9 +306,12 @@ impl Reader<'_> {
         if !self.token.attribute_value.is_empty() {
             let span = self.span(self.token.value_start, self.token.value_end);
             let value = mem::take(&mut self.token.attribute_value);
-            self.value(&value, span);
+            let map = mem::take(&mut self.token.value_map);
+            self.value(&value, &map, span);
             self.token.attribute_value = value;
             self.token.attribute_value.clear();
+            self.token.value_map = map;
+            self.token.value_map.clear();
         }
     }
 }
@@ -409,9 +446,7 @@ impl Emitter for &mut Reader<'_> {
     }
 
     fn push_attribute_value(&mut self, s: &[u8]) {
-        self.attribute_name();
-        self.token.attribute_value.extend_from_slice(s);
-        self.token.value_end = self.token.position;
+        self.append_to_value(s);
     }
 
     fn set_doctype_public_identifier(&mut self, _: &[u8]) {}
@@ -446,16 +481,26 @@ impl Reader<'_> {
         false
     }
 
-    /// An attribute value, decoded, written at `span` of the HTML.
-    fn value(&mut self, value: &[u8], span: Span) {
+    /// An attribute value, decoded, written at `span` of the HTML; `map`
+    /// places it when the tokenizer told where (see [`Token::value_map`]).
+    fn value(&mut self, value: &[u8], map: &SourceMap, span: Span) {
         let source = &self.html[span.start..span.end.max(span.start)];
         let src = self.at + span.start;
+        // Appends the value to `reading`, mapped.
+        let maps_runs = self.maps_runs;
+        let append = |reading: &mut Reading| {
+            if maps_runs {
+                reading.mapped(value, map);
+            } else {
+                reading.aligned(value, source, src);
+            }
+        };
         if self.mode == LinkAttributes::Named {
             let kind = link_attribute(&self.tag, &self.attribute)
                 .filter(|&kind| kind != LinkKind::Refresh || refresh_url(value).is_some());
             if let Some(kind) = kind {
                 let mut decoded = Reading::default();
-                decoded.aligned(value, source, src);
+                append(&mut decoded);
                 for r in references(&decoded, kind) {
                     if kind == LinkKind::Base {
                         self.text.base.get_or_insert(r.value);
@@ -472,7 +517,7 @@ impl Reader<'_> {
         // Every URI the scanner reports has a scheme and its `:` (or a
         // `&#58;` standing for it): a value without either holds none.
         if memchr2(b':', b'&', source).is_some() && may_hold_links(&self.attribute) {
-            self.values.aligned(value, source, src);
+            append(&mut self.values);
             self.values.separator(b'\n', src + source.len());
         }
     }
@@ -751,6 +796,29 @@ mod tests {
             let exact = placed_exactly(&reading, html, 5);
             assert!(exact.iter().all(|&e| e), "{mode:?}: {exact:?}");
         }
+    }
+
+    /// Attribute values are mapped as the plain reader tells them, as text
+    /// is: past a `&` that starts no reference (`&ee&`, `&titletitle`), a
+    /// value's bytes and the reference it names are placed where they
+    /// were written (aligning the value afterwards slipped: `urn:x:y` was
+    /// placed at its `:`).
+    #[test]
+    fn values_are_placed_where_they_were_written_past_a_lone_ampersand() {
+        let html = b"<p title=\"&ee&tt&urn:x:y\" alt='&titletitle\r\nhttp://a.example/'>\
+            <a href=\"&ee&http://b.example/\">b</a>";
+        let at = 7;
+        for &mode in MODES {
+            let reading = read(html, at, mode);
+            let exact = placed_exactly(&reading, html, at);
+            assert!(exact.iter().all(|&e| e), "{mode:?}: {exact:?}");
+            for r in &reading.refs {
+                let written = &html[r.source.start - at..r.source.end - at];
+                assert_eq!(written, r.value.as_bytes(), "{mode:?}");
+            }
+        }
+        let named = read(html, at, LinkAttributes::Named);
+        assert_eq!(named.refs.len(), 1, "the href");
     }
 
     /// The URIs the scanner finds in what a reader sees of `html`.

@@ -1,10 +1,11 @@
 //! A tokenizer for the HTML that mail and documents are mostly written
 //! in, faster than the general one: it tells the [`Reader`] what html5gum
 //! would (its emitter methods, at the same offsets), and gives up where it
-//! cannot. Three things it tells differently, for speed: its text with
-//! where each piece was written ([`Reader::told_text`]), so that the
-//! reader maps it as it goes instead of aligning it afterwards (exact
-//! where the alignment weighs); no attribute name without a value to
+//! cannot. Three things it tells differently, for speed: its text and
+//! attribute values with where each piece was written
+//! ([`Reader::told_text`], [`Reader::told_value`]), so that the reader
+//! maps them as it goes instead of aligning them afterwards (exact where
+//! the alignment weighs); no attribute name without a value to
 //! read; and in mail no value without a link
 //! ([`Reader::skips_values_without_links`]). What the reader makes of it
 //! is the same.
@@ -384,7 +385,8 @@ fn value(
         }
         tell_value_written(em, html, piece, i);
         let (decoded, end) = reference(html, i, true, &mut buf)?;
-        tell_value(em, decoded, end);
+        // A `&` that starts no reference stands for itself.
+        em.told_value(decoded, i, end, decoded == &html[i..end]);
         i = end;
         piece = end;
     }
@@ -402,28 +404,18 @@ fn line_end(html: &[u8], cr: usize, to: usize) -> usize {
     }
 }
 
-/// Tells the reader a piece of an attribute value read up to `end`.
-fn tell_value(em: &mut &mut Reader<'_>, piece: &[u8], end: usize) {
-    if piece.is_empty() {
-        return;
-    }
-    em.token.position = end;
-    em.push_attribute_value(piece);
-}
-
 /// Tells the reader `html[from..to]` of an attribute value as written,
 /// but for line ends: CR LF and CR are read as LF, as the tokenizer reads
-/// them (it tells the LF of a CR LF with the CR, and reaches past the LF
-/// with its next piece, if only an empty one).
+/// them.
 fn tell_value_written(em: &mut &mut Reader<'_>, html: &[u8], mut from: usize, to: usize) {
     while let Some(i) = memchr(b'\r', &html[from..to]) {
         let cr = from + i;
-        tell_value(em, &html[from..cr], cr);
+        em.told_value(&html[from..cr], from, cr, true);
         let end = line_end(html, cr, to);
-        tell_value(em, b"\n", end);
+        em.told_value(b"\n", cr, end, false);
         from = end;
     }
-    tell_value(em, &html[from..to], to);
+    em.told_value(&html[from..to], from, to, true);
 }
 
 /// Hands `name` on in ASCII lower case, as the tokenizer gives names.
