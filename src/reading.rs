@@ -78,7 +78,9 @@ impl Reading {
         self.align_appended(start, source, src);
     }
 
-    /// Appends `decoded`, placed by `map` (from offsets of `decoded`).
+    /// Appends `decoded`, placed by `map` (from offsets of `decoded`),
+    /// which places its first byte (an empty map places it where the
+    /// text before it ends).
     pub fn mapped(&mut self, decoded: &[u8], map: &SourceMap) {
         self.map.append(map, self.text.len());
         self.text.extend_from_slice(decoded);

@@ -308,6 +308,25 @@ fn text_after_a_lone_ampersand_is_placed_where_it_was_written() {
     }
 }
 
+/// A URI read over lines in an attribute value (`<...>`) does not take in
+/// the next value, in a document and in a mail's HTML part (each value
+/// ended with a line end, which the angle brackets read over: it gave
+/// `http://a.example/xy:z`).
+#[test]
+fn a_uri_in_a_value_does_not_take_in_the_next() {
+    let html = "<p title=\"<http://a.example/x\" alt=\"y:z>\">t\n";
+    let d = Dir::new();
+    d.create("page.html", html);
+    d.create(
+        "mail.eml",
+        &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
+    );
+    for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
+        let got = d.command().args(["-n", "--column", file]).stdout();
+        assert_eq!(got, format!("{line}:12:http://a.example/x\n"), "{file}");
+    }
+}
+
 /// A URI in an attribute value after a `&` that starts no reference is
 /// placed where it was written, in a document and in a mail's HTML part
 /// (the value was aligned with its source after reading, which took `&ee`

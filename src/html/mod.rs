@@ -82,7 +82,7 @@ impl<'h> Reader<'h> {
             tag: Vec::new(),
             attribute: Vec::new(),
             raw_text: false,
-            maps_runs: false,
+            tells_places: false,
             code_depth: 0,
             anchor: None,
             token: Token::default(),
@@ -107,7 +107,7 @@ struct Reader<'h> {
     /// Where `html` starts in the source.
     at: usize,
     mode: LinkAttributes,
-    /// Attribute values to scan, one per line.
+    /// Attribute values to scan, each followed by a blank line.
     values: Reading,
     /// The text between tags.
     text: Reading,
@@ -122,7 +122,7 @@ struct Reader<'h> {
     /// it tells it ([`Reader::told_text`], [`Reader::told_value`]; the
     /// plain reader does): its runs and values need no alignment with
     /// their source. html5gum tells only the text.
-    maps_runs: bool,
+    tells_places: bool,
     /// How many `<code>` and `<pre>` are open.
     code_depth: u32,
     /// The reference of the `<a href>` being read, and where its text
@@ -169,7 +169,8 @@ struct Token {
     attribute_value: Vec<u8>,
     /// Where each byte of `attribute_value` was written, offsets of the
     /// value to offsets of the source, when the tokenizer tells it
-    /// ([`Reader::told_value`]; the plain reader does); else empty.
+    /// ([`Reader::told_value`]; the plain reader does); else empty. It
+    /// places every byte of the value, or none.
     value_map: SourceMap,
     value_start: usize,
     value_end: usize,
@@ -195,7 +196,7 @@ impl Reader<'_> {
     #[inline(never)]
     fn read_run(&mut self, start: usize) {
         debug_assert!(!self.raw_text, "script and style text makes no run");
-        if !self.maps_runs {
+        if !self.tells_places {
             let span = self.span(self.token.run_start, self.token.run_end);
             let source = &self.html[span.start..span.end.max(span.start)];
             self.text
@@ -208,22 +209,20 @@ impl Reader<'_> {
 
     /// Text told with where it was written, `html[from..to]` (an empty
     /// piece places nothing): appended as [`Emitter::emit_string`] appends
-    /// it, and mapped there, as a copy
-    /// when `as_written` (the piece is its source), else as standing for
-    /// its source (a reference, a CR LF read as LF).
+    /// it, and mapped there ([`map_told`]).
     fn told_text(&mut self, piece: &[u8], from: usize, to: usize, as_written: bool) {
-        debug_assert!(self.maps_runs);
+        debug_assert!(self.tells_places);
         let Some(out) = self.append_to_run(piece) else {
             return;
         };
-        let src = self.at + from;
-        if as_written {
-            self.text.map.copied(out, src);
-        } else {
-            self.text
-                .map
-                .push(out, src, piece.len() as u32, (to - from) as u32);
-        }
+        map_told(
+            &mut self.text.map,
+            out,
+            piece.len(),
+            self.at + from,
+            to - from,
+            as_written,
+        );
     }
 
     /// A piece of an attribute value told with where it was written,
@@ -231,18 +230,13 @@ impl Reader<'_> {
     /// [`Emitter::push_attribute_value`] pushes it, and mapped as
     /// [`Reader::told_text`] maps text.
     fn told_value(&mut self, piece: &[u8], from: usize, to: usize, as_written: bool) {
-        debug_assert!(self.maps_runs);
+        debug_assert!(self.tells_places);
         if piece.is_empty() {
             return;
         }
         let out = self.token.attribute_value.len();
-        let src = self.at + from;
         let map = &mut self.token.value_map;
-        if as_written {
-            map.copied(out, src);
-        } else {
-            map.push(out, src, piece.len() as u32, (to - from) as u32);
-        }
+        map_told(map, out, piece.len(), self.at + from, to - from, as_written);
         self.token.position = to;
         self.append_to_value(piece);
     }
@@ -313,6 +307,25 @@ impl Reader<'_> {
             self.token.value_map = map;
             self.token.value_map.clear();
         }
+    }
+}
+
+/// Maps the `len` bytes told at offset `out` to the `src_len` source bytes
+/// at `src` they were read from: as a copy when `as_written` (they are
+/// their source), else as standing for it (a reference, a CR LF read as
+/// LF).
+fn map_told(
+    map: &mut SourceMap,
+    out: usize,
+    len: usize,
+    src: usize,
+    src_len: usize,
+    as_written: bool,
+) {
+    if as_written {
+        map.copied(out, src);
+    } else {
+        map.push(out, src, len as u32, src_len as u32);
     }
 }
 
@@ -484,12 +497,18 @@ impl Reader<'_> {
     /// An attribute value, decoded, written at `span` of the HTML; `map`
     /// places it when the tokenizer told where (see [`Token::value_map`]).
     fn value(&mut self, value: &[u8], map: &SourceMap, span: Span) {
+        debug_assert_eq!(
+            self.tells_places,
+            !map.is_empty(),
+            "a value is told whole, or not placed"
+        );
         let source = &self.html[span.start..span.end.max(span.start)];
         let src = self.at + span.start;
-        // Appends the value to `reading`, mapped.
-        let maps_runs = self.maps_runs;
+        // Appends the value to `reading`: placed by the map told, else
+        // aligned with its source.
+        let tells_places = self.tells_places;
         let append = |reading: &mut Reading| {
-            if maps_runs {
+            if tells_places {
                 reading.mapped(value, map);
             } else {
                 reading.aligned(value, source, src);
@@ -518,6 +537,10 @@ impl Reader<'_> {
         // `&#58;` standing for it): a value without either holds none.
         if memchr2(b':', b'&', source).is_some() && may_hold_links(&self.attribute) {
             append(&mut self.values);
+            // A blank line after each: what is read over lines (`<...>`,
+            // `"..."`) does not cross one, so no URI joins two values, or
+            // the last and the text.
+            self.values.separator(b'\n', src + source.len());
             self.values.separator(b'\n', src + source.len());
         }
     }
@@ -700,12 +723,14 @@ mod tests {
             String::from_utf8_lossy(&slow.text),
             "text of {html:?}"
         );
-        // The plain reader maps each piece of text as it tells it;
-        // html5gum's runs are aligned with their source afterwards, which
-        // may misread a `&` that starts no reference (`&titletitle`,
-        // `&ee&`). The maps may differ only there: at bytes the plain
-        // reader places where they were written, in runs of text where the
-        // alignment misplaces some byte.
+        // The plain reader maps each piece of text and of a value as it
+        // tells it; html5gum's runs and values are aligned with their
+        // source afterwards, which may misread a `&` that starts no
+        // reference (`&titletitle`, `&ee&`). The maps may differ only
+        // there: at bytes the plain reader places where they were written,
+        // in runs where the alignment misplaces some byte. So may the
+        // places of the references the values name: where the plain
+        // reader's is what was written and html5gum's is not.
         let differ: Vec<usize> = (0..fast.text.len())
             .filter(|&k| fast.map.span(Span::new(k, k + 1)) != slow.map.span(Span::new(k, k + 1)))
             .collect();
@@ -723,18 +748,65 @@ mod tests {
             }
         }
         assert_eq!(fast.code, slow.code, "code of {html:?}");
-        assert_eq!(fast.refs, slow.refs, "references of {html:?}");
+        assert_eq!(fast.refs.len(), slow.refs.len(), "references of {html:?}");
+        let written = |r: &Reference| {
+            let value = source.get(r.source.start - at..r.source.end - at);
+            value.is_some_and(|v| decoded_value(v).is_some_and(|d| d == r.value.as_bytes()))
+        };
+        for (f, s) in fast.refs.iter().zip(&slow.refs) {
+            assert_eq!(
+                (&f.value, f.label),
+                (&s.value, s.label),
+                "reference of {html:?}"
+            );
+            assert!(
+                f.source == s.source || (written(f) && !written(s)),
+                "place of a reference of {html:?}: {f:?}, {s:?}"
+            );
+        }
         assert_eq!(fast.base, slow.base, "base of {html:?}");
     }
 
+    /// An attribute value as written, decoded as a tokenizer reads it:
+    /// its references, and CR LF and CR as LF (`None`: a reference the
+    /// plain reader does not know).
+    fn decoded_value(written: &[u8]) -> Option<Vec<u8>> {
+        let mut out = Vec::new();
+        let mut buf = [0; 4];
+        let mut i = 0;
+        while i < written.len() {
+            match written[i] {
+                b'&' => {
+                    let (decoded, end) = plain::reference(written, i, true, &mut buf).ok()?;
+                    out.extend_from_slice(decoded);
+                    i = end;
+                }
+                b'\r' => {
+                    out.push(b'\n');
+                    i += if written.get(i + 1) == Some(&b'\n') {
+                        2
+                    } else {
+                        1
+                    };
+                }
+                b => {
+                    out.push(b);
+                    i += 1;
+                }
+            }
+        }
+        Some(out)
+    }
+
     /// For each byte of `reading`'s text, read from `html` (written at
-    /// `at`), whether its map places it where it was written. A byte mapped
-    /// to no source byte is a separator (a tag's space, the line end after
-    /// a value), after which text may start anywhere. Any other starts
-    /// where the byte before it ends (or past markup there: a comment, `</>`),
-    /// unless both are of one decoded character; and it is its source byte
-    /// (or the LF of a CR, or of a CR LF), or of a reference that spans all
-    /// its source and decodes to text holding it.
+    /// `at`), whether its map places it where it was written. Each starts
+    /// where the byte before it ends (or past markup there: a comment,
+    /// `</>`), unless both are of one decoded character. A byte mapped to
+    /// no source byte is a separator (a tag's space at its `<`, the line
+    /// end at a value's end), after which text may start anywhere. Any
+    /// other is its source byte (or the LF of a CR, or of a CR LF), or of
+    /// a reference that spans all its source and decodes to text holding
+    /// it.
     fn placed_exactly(reading: &Reading, html: &[u8], at: usize) -> Vec<bool> {
         let mut exact = Vec::with_capacity(reading.text.len());
         // The source of the byte before, unless a separator.
@@ -747,16 +819,15 @@ mod tests {
                 continue;
             };
             let source = html.get(start..end).unwrap_or_default();
+            let follows_before = before
+                .is_none_or(|(_, e)| e == start || (e < start && html[e..start].starts_with(b"<")));
             if source.is_empty() {
-                exact.push(b == b' ' || b == b'\n');
+                exact.push((b == b' ' || b == b'\n') && follows_before);
                 before = None;
                 continue;
             }
             let one_character = source.len() > 1 && before == Some((start, end));
-            let follows = one_character
-                || before.is_none_or(|(_, e)| {
-                    e == start || (e < start && html[e..start].starts_with(b"<"))
-                });
+            let follows = one_character || follows_before;
             let is_source = match source {
                 [c] => *c == b || (*c == b'\r' && b == b'\n'),
                 b"\r\n" => b == b'\n',
@@ -806,7 +877,8 @@ mod tests {
     #[test]
     fn values_are_placed_where_they_were_written_past_a_lone_ampersand() {
         let html = b"<p title=\"&ee&tt&urn:x:y\" alt='&titletitle\r\nhttp://a.example/'>\
-            <a href=\"&ee&http://b.example/\">b</a>";
+            <a href=\"&ee&http://b.example/\">b</a><p title=\"&ee&tt&x:&amp;\">\
+            <img srcset=\"&ee&tt& 1x,urn:x:y 2x\">";
         let at = 7;
         for &mode in MODES {
             let reading = read(html, at, mode);
@@ -818,7 +890,7 @@ mod tests {
             }
         }
         let named = read(html, at, LinkAttributes::Named);
-        assert_eq!(named.refs.len(), 1, "the href");
+        assert_eq!(named.refs.len(), 3, "the href and the srcset's two");
     }
 
     /// The URIs the scanner finds in what a reader sees of `html`.
@@ -829,6 +901,27 @@ mod tests {
             .find_iter(&r.text)
             .map(|f| f.as_str().to_string())
             .collect()
+    }
+
+    /// A URI read over lines in one attribute value (`<...>`) takes in
+    /// neither the next value nor the text: a blank line ends each value
+    /// (a line end joined `<http://a.example/x` and `y:z>` of the next).
+    #[test]
+    #[cfg(feature = "mail")]
+    fn uris_do_not_join_attribute_values() {
+        let html = br#"<p title="<http://a.example/x" alt="y:z>">t
+            <img alt='<mailto:b@c.example' title="d>"><p title="<http://e.example/">f>"#;
+        for &mode in MODES {
+            assert_eq!(
+                scanned(html, mode),
+                [
+                    "http://a.example/x",
+                    "mailto:b@c.example",
+                    "http://e.example/"
+                ],
+                "{mode:?}"
+            );
+        }
     }
 
     #[test]
@@ -945,7 +1038,7 @@ mod tests {
 
     /// What `read` is to give of `html` in `Scanned` mode, built from
     /// html5gum's own callback emitter: the link attribute values it scans
-    /// (each on a line), then the text (each tag a space, script and style
+    /// (each followed by a blank line), then the text (each tag a space, script and style
     /// left out), and where each value and each string was written.
     #[cfg(feature = "mail")]
     fn by_callback_emitter(html: &[u8]) -> (Vec<u8>, Vec<(Span, Span)>) {
@@ -970,7 +1063,7 @@ mod tests {
                                 written,
                             ));
                             values.extend_from_slice(value);
-                            values.push(b'\n');
+                            values.extend_from_slice(b"\n\n");
                         }
                     }
                     CallbackEvent::CloseStartTag { .. } => {

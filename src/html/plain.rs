@@ -49,7 +49,7 @@ pub(super) fn read(html: &[u8], r: &mut Reader<'_>) -> Result<(), Unusual> {
     if memchr(b'\0', html).is_some() {
         return Err(Unusual);
     }
-    r.maps_runs = true;
+    r.tells_places = true;
     let mut em = r;
     let mut at = 0;
     let mut state = None;
@@ -487,7 +487,8 @@ fn line_end(html: &[u8], cr: usize, to: usize) -> usize {
 
 /// Tells the reader `html[from..to]` of an attribute value as written,
 /// but for line ends: CR LF and CR are read as LF, as the tokenizer reads
-/// them.
+/// them (the LF of a CR LF stands for both bytes, so the value's end is
+/// past it).
 fn tell_value_written(em: &mut &mut Reader<'_>, html: &[u8], mut from: usize, to: usize) {
     while let Some(i) = memchr(b'\r', &html[from..to]) {
         let cr = from + i;

@@ -827,9 +827,9 @@ impl<'m> Parts<'m, '_> {
     /// header fields (a third of the corpus's mail), and a search per
     /// field cost more than reading them.
     fn head(&mut self, head: &Head<'_>, frame: Frame<'_>) {
-        let block = head.block;
         static WORD_START: LazyLock<memmem::Finder<'static>> =
             LazyLock::new(|| memmem::Finder::new(b"=?"));
+        let block = head.block;
         let mut words = Marks::new(|from| WORD_START.find(&block[from..]).map(|p| from + p));
         let mut colons = Marks::new(|from| candidate_colon(block, from));
         let mut escaped_colons = Marks::new(|from| escaped_colon(block, from));
