@@ -87,6 +87,11 @@ fn rule1_angle_brackets() {
     );
     // A blank line ends the search: the `<` is not a bracket.
     t!("<|http://a.org/x/|\n\nnext paragraph>", ["http://a.org/x/"]);
+    // Nor before the URI: a `<` a paragraph before brackets nothing (it
+    // took in the `).` the bare rules leave out).
+    t!("see <\n\n|http://a.org/y|).>", ["http://a.org/y"]);
+    t!("see <URL:\n \n|http://a.org/y|).>", ["http://a.org/y"]);
+    t!("see <\r\n\r\n|http://a.org/y|).>", ["http://a.org/y"]);
     // Not a URI inside: the text is still read by the other rules.
     t!("<a href=\"|http://x.org/|\">", ["http://x.org/"]);
     t!("<|http://x.org/| for details>", ["http://x.org/"]);

@@ -44,16 +44,32 @@ pub(crate) enum LinkAttributes {
 /// code.
 pub(crate) fn read(html: &[u8], at: usize, mode: LinkAttributes) -> Reading {
     let mut reader = Reader::new(html, at, mode);
-    if plain::read(html, &mut reader).is_ok() {
+    let mut reading = if plain::read(html, &mut reader).is_ok() {
         let reading = reader.into_reading();
         // Every test that reads HTML checks the two readers agree.
         #[cfg(test)]
         tests::assert_same_as_html5gum(html, at, mode, &reading);
-        return reading;
+        reading
+    } else {
+        let mut reader = Reader::new(html, at, mode);
+        read_with_html5gum(html, &mut reader);
+        reader.into_reading()
+    };
+    without_page_breaks(&mut reading.text);
+    reading
+}
+
+/// Reads each form feed of `text` as the blank it is in HTML, which has
+/// no pages: the scanner reads over a page break (a blank line with a form
+/// feed) in `<...>`, which would join a URI across two attribute values,
+/// or a value and the text, apart as they are (each value is followed by
+/// a blank line).
+fn without_page_breaks(text: &mut [u8]) {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'\x0c', &text[from..]) {
+        text[from + i] = b' ';
+        from += i + 1;
     }
-    let mut reader = Reader::new(html, at, mode);
-    read_with_html5gum(html, &mut reader);
-    reader.into_reading()
 }
 
 /// Reads `html` into `reader` with html5gum's tokenizer, which reads any
@@ -905,19 +921,27 @@ mod tests {
 
     /// A URI read over lines in one attribute value (`<...>`) takes in
     /// neither the next value nor the text: a blank line ends each value
-    /// (a line end joined `<http://a.example/x` and `y:z>` of the next).
+    /// (a line end joined `<http://a.example/x` and `y:z>` of the next),
+    /// a form feed is no page break, and a `<` before a blank line
+    /// brackets nothing.
     #[test]
     #[cfg(feature = "mail")]
     fn uris_do_not_join_attribute_values() {
-        let html = br#"<p title="<http://a.example/x" alt="y:z>">t
-            <img alt='<mailto:b@c.example' title="d>"><p title="<http://e.example/">f>"#;
+        let html = b"<p title=\"<http://a.example/x\" alt=\"y:z>\">t\
+            <img alt='<mailto:b@c.example' title=\"d>\"><p title=\"<http://e.example/\">f>\
+            <p title=\"<http://g.example/x&#12;\" alt=\"y:z>\">\
+            <p title=\"see: <\" alt=\"http://h.example/y\n/z>\">\
+            <p title=\"<http://i.example/x\">\x0cmore/y>";
         for &mode in MODES {
             assert_eq!(
                 scanned(html, mode),
                 [
                     "http://a.example/x",
                     "mailto:b@c.example",
-                    "http://e.example/"
+                    "http://e.example/",
+                    "http://g.example/x",
+                    "http://h.example/y",
+                    "http://i.example/x",
                 ],
                 "{mode:?}"
             );

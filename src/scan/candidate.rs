@@ -121,8 +121,15 @@ impl<'h> Candidate<'_, 'h> {
         {
             return Around::Quote(close.as_bytes());
         }
+        // Blanks, up to a blank line: the inside of `<...>` is read no
+        // further (see `unwrap`), so a `<` before one brackets nothing.
         let skip_space = |mut i: usize| {
+            let mut line_ends = 0;
             while i > floor && matches!(hay[i - 1], b' ' | b'\t' | b'\r' | b'\n') {
+                line_ends += usize::from(hay[i - 1] == b'\n');
+                if line_ends == 2 {
+                    break;
+                }
                 i -= 1;
             }
             crate::work::examined(start - i + 1);
