@@ -22,6 +22,8 @@
 //! of the tests, generated multiparts, and all of the shared mail
 //! archives.
 
+use std::sync::LazyLock;
+
 use memchr::memmem;
 
 use encoding_rs::Encoding;
@@ -279,12 +281,16 @@ impl Kind {
             // charset: the parser then converts it, and the walk leaves
             // it. (The copy renames a value's first `charset` only. A
             // value is short: a plain search of its bytes.)
+            static UTF: LazyLock<memmem::Finder<'static>> =
+                LazyLock::new(|| memmem::Finder::new(b"utf-"));
+            static CHARSET: LazyLock<memmem::Finder<'static>> =
+                LazyLock::new(|| memmem::Finder::new(b"charset"));
             let value = field.value.to_ascii_lowercase();
-            let count = |word: &[u8]| value.windows(word.len()).filter(|w| *w == word).count();
-            let wide = [&b"utf-16"[..], b"utf-32", b"utf-7"]
-                .iter()
-                .any(|&w| count(w) > 0);
-            if wide || count(b"charset") > 1 {
+            let wide = UTF.find_iter(&value).any(|at| {
+                let width = &value[at + b"utf-".len()..];
+                width.starts_with(b"16") || width.starts_with(b"32") || width.starts_with(b"7")
+            });
+            if wide || CHARSET.find_iter(&value).nth(1).is_some() {
                 return None;
             }
             let html = ct.subtype.eq_ignore_ascii_case(b"html");
@@ -540,6 +546,13 @@ mod tests {
                 "Subject: x\n\nhttp://a.org/",
             ),
             multipart("Content-Type: text/plain; charset=UTF-16", "x"),
+            multipart("Content-Type: text/plain; charset=\"utf-32le\"", "x"),
+            multipart("Content-Type: text/plain; charset=Utf-7", "x"),
+            // The copy renames the first `charset` only: two are left.
+            multipart(
+                "Content-Type: text/plain; name=\"charset-charset.txt\"; charset=us-ascii",
+                "x",
+            ),
             multipart("Content-Type: text/plain; title*0=a", "x"),
             multipart("Content-Type: text/plain (a comment)", "x"),
             multipart("Content-Type: text/plain; name=\"a\\\"b\"", "x"),
