@@ -526,11 +526,13 @@ pub fn looks_like_mail(head: &[u8]) -> bool {
         b"x-mailer",
     ];
     let fields = Head::parse(head).fields;
+    // Two are enough: the names of a long header are not all compared.
     let usual = fields
         .iter()
         .filter(|f| USUAL.iter().any(|u| f.name.eq_ignore_ascii_case(u)))
+        .take(2)
         .count();
-    usual >= 2 && !fields.iter().any(is_not_of_mail)
+    usual == 2 && !fields.iter().any(is_not_of_mail)
 }
 
 /// Returns true if and only if `field` of a header block shows that the
