@@ -278,6 +278,22 @@ fn xml_is_read_with_its_references_decoded() {
     );
 }
 
+/// Scans `html` as a document and as a mail's HTML part, with `-n
+/// --column`: each gives `want(line)`, `line` the line its first line is
+/// on (the page's first, the message's fourth).
+fn placed_in_page_and_mail(html: &str, want: impl Fn(usize) -> String) {
+    let d = Dir::new();
+    d.create("page.html", html);
+    d.create(
+        "mail.eml",
+        &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
+    );
+    for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
+        let got = d.command().args(["-n", "--column", file]).stdout();
+        assert_eq!(got, want(line), "{file}");
+    }
+}
+
 /// A URI after a `&` that starts no character reference, then letters and
 /// another `&`, or after markup that is nothing (`</>`), is placed where
 /// it was written, in a document and in a mail's HTML part (its text was
@@ -287,25 +303,13 @@ fn xml_is_read_with_its_references_decoded() {
 #[test]
 fn text_after_a_lone_ampersand_is_placed_where_it_was_written() {
     let html = "a</>http://b.example/ <p>\n&ee&\nhttp://a.example/ &tt&urn:n:0\n";
-    let d = Dir::new();
-    d.create("page.html", html);
-    d.create(
-        "mail.eml",
-        &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
-    );
-    // The text's first line: the page's first, the message's fourth.
-    for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
-        let got = d.command().args(["-n", "--column", file]).stdout();
-        assert_eq!(
-            got,
-            format!(
-                "{line}:5:http://b.example/\n{}:1:http://a.example/\n{}:23:urn:n:0\n",
-                line + 2,
-                line + 2
-            ),
-            "{file}"
-        );
-    }
+    placed_in_page_and_mail(html, |line| {
+        format!(
+            "{line}:5:http://b.example/\n{}:1:http://a.example/\n{}:23:urn:n:0\n",
+            line + 2,
+            line + 2
+        )
+    });
 }
 
 /// A URI read over lines in an attribute value (`<...>`) does not take in
@@ -315,16 +319,7 @@ fn text_after_a_lone_ampersand_is_placed_where_it_was_written() {
 #[test]
 fn a_uri_in_a_value_does_not_take_in_the_next() {
     let html = "<p title=\"<http://a.example/x\" alt=\"y:z>\">t\n";
-    let d = Dir::new();
-    d.create("page.html", html);
-    d.create(
-        "mail.eml",
-        &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
-    );
-    for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
-        let got = d.command().args(["-n", "--column", file]).stdout();
-        assert_eq!(got, format!("{line}:12:http://a.example/x\n"), "{file}");
-    }
+    placed_in_page_and_mail(html, |line| format!("{line}:12:http://a.example/x\n"));
 }
 
 /// A URI in an attribute value after a `&` that starts no reference is
@@ -334,18 +329,7 @@ fn a_uri_in_a_value_does_not_take_in_the_next() {
 #[test]
 fn a_value_after_a_lone_ampersand_is_placed_where_it_was_written() {
     let html = "<p title=\"&ee&tt&urn:x:y\">\n<img alt='&titletitle\r\nhttp://a.example/'>\n";
-    let d = Dir::new();
-    d.create("page.html", html);
-    d.create(
-        "mail.eml",
-        &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
-    );
-    for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
-        let got = d.command().args(["-n", "--column", file]).stdout();
-        assert_eq!(
-            got,
-            format!("{line}:18:urn:x:y\n{}:1:http://a.example/\n", line + 2),
-            "{file}"
-        );
-    }
+    placed_in_page_and_mail(html, |line| {
+        format!("{line}:18:urn:x:y\n{}:1:http://a.example/\n", line + 2)
+    });
 }
