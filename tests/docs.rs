@@ -320,6 +320,22 @@ fn text_after_a_lone_ampersand_is_placed_where_it_was_written() {
 fn a_uri_in_a_value_does_not_take_in_the_next() {
     let html = "<p title=\"<http://a.example/x\" alt=\"y:z>\">t\n";
     placed_in_page_and_mail(html, |line| format!("{line}:12:http://a.example/x\n"));
+    // Nor the text after it, past a form feed (a page break in text),
+    // in a page and in Markdown's inline HTML.
+    let d = Dir::new();
+    d.create(
+        "page.html",
+        "<p title=\"<http://a.example/x\">\x0cmore/y>\n",
+    );
+    d.create(
+        "notes.md",
+        "<span title=\"<http://a.example/x\">\x0cmore/y>\n",
+    );
+    let got = d.command().args(["-n", "--column", "."]).stdout();
+    assert_eq!(
+        got,
+        "./notes.md:1:15:http://a.example/x\n./page.html:1:12:http://a.example/x\n"
+    );
 }
 
 /// A URI in an attribute value after a `&` that starts no reference is

@@ -56,6 +56,9 @@ pub(crate) fn read(md: &[u8]) -> Reading {
     for (event, range) in parser {
         reader.event(event, range);
     }
+    // Markdown has no pages either, and the values of its inline HTML are
+    // followed by its own text (see `html::without_page_breaks`).
+    html::without_page_breaks(&mut reader.out.text);
     reader.out
 }
 

@@ -64,7 +64,7 @@ pub(crate) fn read(html: &[u8], at: usize, mode: LinkAttributes) -> Reading {
 /// feed) in `<...>`, which would join a URI across two attribute values,
 /// or a value and the text, apart as they are (each value is followed by
 /// a blank line).
-fn without_page_breaks(text: &mut [u8]) {
+pub(crate) fn without_page_breaks(text: &mut [u8]) {
     let mut from = 0;
     while let Some(i) = memchr::memchr(b'\x0c', &text[from..]) {
         text[from + i] = b' ';
