@@ -44,10 +44,7 @@ impl Reading {
     /// Appends `bytes`, copied from offset `src`.
     #[cfg(feature = "docs")]
     pub fn copy(&mut self, bytes: &[u8], src: usize) {
-        if !bytes.is_empty() {
-            self.map.copied(self.text.len(), src);
-            self.text.extend_from_slice(bytes);
-        }
+        crate::source_map::append_copy(&mut self.text, &mut self.map, bytes, src);
     }
 
     /// Appends `bytes` that stand for the `src_len` bytes at `src`.
@@ -142,8 +139,7 @@ impl Reading {
     /// Appends `other`, a reading of another stretch of the same source.
     pub fn append(&mut self, other: Reading) {
         let shift = self.text.len();
-        self.map.append(&other.map, shift);
-        self.text.extend_from_slice(&other.text);
+        self.mapped(&other.text, &other.map);
         for c in other.code {
             self.code.push(Span::new(c.start + shift, c.end + shift));
         }

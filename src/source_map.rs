@@ -8,6 +8,17 @@ use std::cell::Cell;
 
 use crate::span::Span;
 
+/// Appends `bytes` to `text`, a decoded text that `map` places, mapped as
+/// copied from source offset `src` (nothing for no bytes: a piece that
+/// would place nothing).
+#[cfg(any(feature = "mail", feature = "docs"))]
+pub fn append_copy(text: &mut Vec<u8>, map: &mut SourceMap, bytes: &[u8], src: usize) {
+    if !bytes.is_empty() {
+        map.copied(text.len(), src);
+        text.extend_from_slice(bytes);
+    }
+}
+
 /// Maps offsets of a decoded text to ranges of its source.
 ///
 /// A map is a list of pieces, each covering the decoded text from its

@@ -33,9 +33,8 @@
 
 use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8};
 
-use super::decode::append_copy;
 use crate::encoding::decode_placed;
-use crate::source_map::SourceMap;
+use crate::source_map::{append_copy, SourceMap};
 
 /// The encoding a charset label names, when text in it is converted: a
 /// label of the Encoding Standard (any case, blanks around ignored) but

@@ -15,7 +15,7 @@ use encoding_rs::Encoding;
 use memchr::memchr;
 
 use super::charset;
-use crate::source_map::SourceMap;
+use crate::source_map::{append_copy, SourceMap};
 
 /// A decoded text and where its bytes came from.
 #[derive(Debug)]
@@ -252,15 +252,6 @@ impl Decoded {
     /// Appends `bytes`, copied from source offset `src`.
     fn copy(&mut self, bytes: &[u8], src: usize) {
         append_copy(&mut self.text, &mut self.map, bytes, src);
-    }
-}
-
-/// Appends `bytes` to `text`, mapped in `map` as copied from source offset
-/// `src` (nothing for no bytes: a piece that places nothing).
-pub(super) fn append_copy(text: &mut Vec<u8>, map: &mut SourceMap, bytes: &[u8], src: usize) {
-    if !bytes.is_empty() {
-        map.copied(text.len(), src);
-        text.extend_from_slice(bytes);
     }
 }
 

@@ -371,8 +371,9 @@ impl Label<'_> {
         match self {
             Label::Header(name) if !name.is_empty() => {
                 out.push_str("header:");
-                // A field name is ASCII but for a rare malformed one:
-                // checked the fast way first.
+                // A field name is ASCII (`ftext`, see `Head::add`): the
+                // fast check passes, the lossy reading is only its
+                // fallback.
                 match std::str::from_utf8(name) {
                     Ok(name) => out.push_str(name),
                     Err(_) => out.push_str(&String::from_utf8_lossy(name)),
