@@ -196,7 +196,18 @@ pub fn scan_unit(
         }),
         (Input::Stdin, None) => match stdin_file(cfg) {
             Some(file) => scan_file(file, stdin_how(Split::None), &mut segment, cfg, split, send),
-            None => scan(&Input::Stdin, cfg, Split::None, send),
+            None => {
+                // Standard input named again (`- -`) is read in turn: each
+                // waits for the units before it to be printed, so for the
+                // one before it to be done reading. Otherwise the second
+                // could take standard input first, and even wait for its
+                // turn while holding it, which the first, in turn, would
+                // wait for.
+                if !stdin_named_once(cfg) {
+                    send(Event::Waiting);
+                }
+                scan(&Input::Stdin, cfg, Split::None, send)
+            }
         },
     };
     let summary = match result {
@@ -271,13 +282,18 @@ fn cut_as(cfg: &Config, probe: &[u8]) -> Option<bool> {
 /// nothing has read yet (its offset is 0; a file given part read is
 /// scanned from there, as a stream).
 fn stdin_file(cfg: &Config) -> Option<File> {
-    let once = cfg.paths.iter().filter(|p| p.as_os_str() == "-").count() == 1;
-    if cfg.threads == 1 || !once {
+    if cfg.threads == 1 || !stdin_named_once(cfg) {
         return None;
     }
     let file = stdin_handle().ok()?;
     let unread = file.metadata().ok()?.is_file() && (&file).stream_position().ok()? == 0;
     unread.then_some(file)
+}
+
+/// Returns true if and only if standard input (`-`) is named once among
+/// the paths, not twice or more.
+fn stdin_named_once(cfg: &Config) -> bool {
+    cfg.paths.iter().filter(|p| p.as_os_str() == "-").count() == 1
 }
 
 /// A handle to standard input (a `dup` of it, which shares its offset: the
