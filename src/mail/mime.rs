@@ -102,12 +102,23 @@ struct Block {
 
 /// Renames, in each header block of `copy`, the fields that would make
 /// the MIME parser decode (see the module docs).
+///
+/// Nothing after a forwarded message that is itself encoded (a
+/// `message/rfc822` part sent quoted-printable, which RFC 2046 forbids
+/// but mail holds) is renamed: its header blocks are written encoded, and
+/// the parser reads them decoded, as the message's own, so that a field
+/// renamed there would be renamed in the nested message too, and its text
+/// read as sent (`caf=E9` left as it is). The blocks are not nested in the
+/// copy, so where the encoded message ends is not known: the rest of the
+/// copy is left to the parser.
 fn hide_decodings(copy: &mut [u8]) {
     let mut block: Option<Block> = None;
     for (field, at) in mime_fields(copy) {
         if let Some(b) = &block {
             if has_blank_line(&copy[b.last..at]) {
-                hide_in_block(copy, block.take().expect("a block"));
+                if !hide_in_block(copy, block.take().expect("a block")) {
+                    return;
+                }
             }
         }
         let b = block.get_or_insert_with(Block::default);
@@ -142,14 +153,23 @@ fn value(copy: &[u8], from: usize) -> Range<usize> {
     }
 }
 
-fn hide_in_block(copy: &mut [u8], block: Block) {
+/// Renames the fields of one header block that would make the MIME
+/// parser decode its part; returns false when the part is a forwarded
+/// message sent encoded, after which nothing is to be renamed (see
+/// [`hide_decodings`]).
+fn hide_in_block(copy: &mut [u8], block: Block) -> bool {
     let content_type = block
         .content_type
         .as_ref()
         .map(|v| copy[v.clone()].trim_ascii().to_ascii_lowercase());
     let content_type = content_type.as_deref().unwrap_or(b"text/plain");
-    if content_type.starts_with(b"message/") || content_type.starts_with(b"multipart/") {
-        return;
+    if content_type.starts_with(b"message/") {
+        return block
+            .transfer_encoding
+            .is_none_or(|at| is_identity(&copy[value(copy, at + TRANSFER_ENCODING.len())]));
+    }
+    if content_type.starts_with(b"multipart/") {
+        return true;
     }
     let is_text = content_type.starts_with(b"text/");
     let charset = block.content_type.as_ref().and_then(|v| {
@@ -168,7 +188,7 @@ fn hide_in_block(copy: &mut [u8], block: Block) {
                 || after.starts_with(b"utf-7")
         });
         if wide {
-            return;
+            return true;
         }
         if let Some(at) = charset {
             copy[at] = b'x';
@@ -180,6 +200,17 @@ fn hide_in_block(copy: &mut [u8], block: Block) {
     if let Some(at) = block.transfer_encoding {
         copy[at] = b'X';
     }
+    true
+}
+
+/// Returns true if and only if the `Content-Transfer-Encoding` `value`
+/// leaves its part as it is: `7bit`, `8bit` or `binary` (RFC 2045 section
+/// 6.1), any case.
+fn is_identity(value: &[u8]) -> bool {
+    let value = value.trim_ascii();
+    ["7bit", "8bit", "binary"]
+        .iter()
+        .any(|name| value.eq_ignore_ascii_case(name.as_bytes()))
 }
 
 /// Returns true if and only if the MIME parser's part of type `ctype` is
@@ -257,6 +288,32 @@ mod tests {
         assert_eq!(
             hidden("Content-Transfer-Encoding: base64\n\nAAAA"),
             "Xontent-Transfer-Encoding: base64\n\nAAAA"
+        );
+    }
+
+    #[test]
+    fn nothing_is_hidden_after_a_forwarded_message_sent_encoded() {
+        let part = "Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=E9\n";
+        let hid = "Content-Type: xext/plain; xharset=iso-8859-1\nXontent-Transfer-Encoding: quoted-printable\n\ncaf=E9\n";
+        let forwarded = |encoding: &str| {
+            format!("Content-Type: multipart/mixed; boundary=X\n\n--X\n{part}--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: {encoding}\n\n{part}--X\n{part}--X--\n")
+        };
+        // Sent as it is: every text part of the copy is hidden, the
+        // forwarded message's too.
+        for encoding in ["7bit", " 8BIT ", "binary"] {
+            assert_eq!(
+                hidden(&forwarded(encoding)),
+                forwarded(encoding).replace(part, hid),
+                "{encoding}"
+            );
+        }
+        // Sent quoted-printable (its fields are written encoded, read
+        // decoded): the text before it is hidden, none after it.
+        let encoded = forwarded("quoted-printable");
+        assert_eq!(
+            hidden(&encoded),
+            encoded.replacen(part, hid, 1),
+            "quoted-printable"
         );
     }
 }
