@@ -115,10 +115,10 @@ fn hide_decodings(copy: &mut [u8]) {
     let mut block: Option<Block> = None;
     for (field, at) in mime_fields(copy) {
         if let Some(b) = &block {
-            if has_blank_line(&copy[b.last..at]) {
-                if !hide_in_block(copy, block.take().expect("a block")) {
-                    return;
-                }
+            if has_blank_line(&copy[b.last..at])
+                && !hide_in_block(copy, block.take().expect("a block"))
+            {
+                return;
             }
         }
         let b = block.get_or_insert_with(Block::default);
