@@ -228,10 +228,12 @@ fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
 
 /// A forwarded message sent quoted-printable (RFC 2046 forbids it; mail
 /// holds it) whose own text is quoted-printable Latin-1: both encodings
-/// and the charset are undone, and the part after it is read as well.
+/// and the charset are undone, and the part after it is read as well (its
+/// transfer encoding named with a comment), but not the broken attachment
+/// after that.
 #[test]
 fn a_forwarded_message_sent_quoted_printable_has_its_own_encoding_undone() {
-    let message = "From: a@example.org\nSubject: fwd\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\nFrom: c@example.org\nSubject: inner\nMIME-Version: 1.0\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=3DE9 http://a.example/caf=3DE9/x=3D3D=\n1 end\n--XX\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nlast http://b.example/d=E9j=E0\n--XX--\n";
+    let message = "From: a@example.org\nSubject: fwd\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\nFrom: c@example.org\nSubject: inner\nMIME-Version: 1.0\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=3DE9 http://a.example/caf=3DE9/x=3D3D=\n1 end\n--XX\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable (sent by foo)\n\nlast http://b.example/d=E9j=E0\n--XX\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\nAAAA http://raw.example/x !!!! ****\n--XX--\n";
     let uris: Vec<String> = scan(message.as_bytes())
         .iter()
         .map(|line| {

@@ -73,8 +73,11 @@ impl Coding {
         transfer.unwrap_or(Coding::Plain)
     }
 
-    /// The coding a `Content-Transfer-Encoding` value names.
+    /// The coding a `Content-Transfer-Encoding` value names, with any
+    /// comment around it (RFC 2045 section 6.1 allows them:
+    /// `quoted-printable (sent by foo)`) left out.
     pub fn of_transfer(value: &[u8]) -> Coding {
+        let value = without_comments(value);
         let value = value.trim_ascii();
         let is = |name: &str| value.eq_ignore_ascii_case(name.as_bytes());
         if is("7bit") || is("8bit") || is("binary") {
@@ -87,6 +90,25 @@ impl Coding {
             Coding::Mime
         }
     }
+}
+
+/// `value` without its comments (`(...)`, nested or not, to the end of
+/// the value when one is not closed), borrowed when it holds none.
+fn without_comments(value: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+    if memchr::memchr(b'(', value).is_none() {
+        return value.into();
+    }
+    let mut depth = 0usize;
+    let mut out = Vec::with_capacity(value.len());
+    for &b in value {
+        match b {
+            b'(' => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            _ if depth == 0 => out.push(b),
+            _ => {}
+        }
+    }
+    out.into()
 }
 
 impl<'a> Head<'a> {

@@ -21,7 +21,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem;
 
-use super::header::Head;
+use super::header::{Coding, Head};
 
 /// The message as the MIME parser needs it: the MIME fields (`Content-*`,
 /// `MIME-Version`) of the header block, a blank line, the body, with the
@@ -103,22 +103,24 @@ struct Block {
 /// Renames, in each header block of `copy`, the fields that would make
 /// the MIME parser decode (see the module docs).
 ///
-/// Nothing after a forwarded message that is itself encoded (a
-/// `message/rfc822` part sent quoted-printable, which RFC 2046 forbids
-/// but mail holds) is renamed: its header blocks are written encoded, and
-/// the parser reads them decoded, as the message's own, so that a field
-/// renamed there would be renamed in the nested message too, and its text
-/// read as sent (`caf=E9` left as it is). The blocks are not nested in the
-/// copy, so where the encoded message ends is not known: the rest of the
-/// copy is left to the parser.
+/// No text part's fields are renamed after a forwarded message that is
+/// itself encoded (a `message/rfc822` part sent quoted-printable, which RFC
+/// 2046 forbids but mail holds): its header blocks are written encoded,
+/// and the parser reads them decoded, as the message's own, so that a
+/// field renamed there would be renamed in the nested message too, and
+/// its text read as sent (`caf=E9` left as it is). The blocks are not
+/// nested in the copy, so where the encoded message ends is not known: the
+/// parser decodes the text parts after it too (its work only: ours are
+/// decoded from the message's own bytes). The other parts' fields are
+/// still renamed: their bodies are not read, and the parser's decoding
+/// would only find the broken ones, and flag them to be read as text.
 fn hide_decodings(copy: &mut [u8]) {
+    let mut texts = Hide::Texts;
     let mut block: Option<Block> = None;
     for (field, at) in mime_fields(copy) {
         if let Some(b) = &block {
-            if has_blank_line(&copy[b.last..at])
-                && !hide_in_block(copy, block.take().expect("a block"))
-            {
-                return;
+            if has_blank_line(&copy[b.last..at]) {
+                texts = hide_in_block(copy, block.take().expect("a block"), texts);
             }
         }
         let b = block.get_or_insert_with(Block::default);
@@ -130,8 +132,17 @@ fn hide_decodings(copy: &mut [u8]) {
         }
     }
     if let Some(b) = block {
-        hide_in_block(copy, b);
+        hide_in_block(copy, b, texts);
     }
+}
+
+/// Whether text parts' fields are renamed, in the blocks from here on
+/// (see [`hide_decodings`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Hide {
+    /// Not after a forwarded message sent encoded.
+    AllButTexts,
+    Texts,
 }
 
 /// Returns true if and only if `text` holds a blank line (`\n\n` or
@@ -154,24 +165,28 @@ fn value(copy: &[u8], from: usize) -> Range<usize> {
 }
 
 /// Renames the fields of one header block that would make the MIME
-/// parser decode its part; returns false when the part is a forwarded
-/// message sent encoded, after which nothing is to be renamed (see
-/// [`hide_decodings`]).
-fn hide_in_block(copy: &mut [u8], block: Block) -> bool {
+/// parser decode its part (a text part's only when `texts` says so);
+/// returns what is renamed in the blocks after it: not text parts' after
+/// a forwarded message sent encoded.
+fn hide_in_block(copy: &mut [u8], block: Block, texts: Hide) -> Hide {
     let content_type = block
         .content_type
         .as_ref()
         .map(|v| copy[v.clone()].trim_ascii().to_ascii_lowercase());
     let content_type = content_type.as_deref().unwrap_or(b"text/plain");
     if content_type.starts_with(b"message/") {
-        return block
-            .transfer_encoding
-            .is_none_or(|at| is_identity(&copy[value(copy, at + TRANSFER_ENCODING.len())]));
+        let sent_as_is = block.transfer_encoding.is_none_or(|at| {
+            Coding::of_transfer(&copy[value(copy, at + TRANSFER_ENCODING.len())]) == Coding::Plain
+        });
+        return if sent_as_is { texts } else { Hide::AllButTexts };
     }
     if content_type.starts_with(b"multipart/") {
-        return true;
+        return texts;
     }
     let is_text = content_type.starts_with(b"text/");
+    if is_text && texts == Hide::AllButTexts {
+        return texts;
+    }
     let charset = block.content_type.as_ref().and_then(|v| {
         memchr::memmem::find(content_type, b"charset").map(|p| v.start + lead(&copy[v.clone()]) + p)
     });
@@ -188,7 +203,7 @@ fn hide_in_block(copy: &mut [u8], block: Block) -> bool {
                 || after.starts_with(b"utf-7")
         });
         if wide {
-            return true;
+            return texts;
         }
         if let Some(at) = charset {
             copy[at] = b'x';
@@ -200,17 +215,7 @@ fn hide_in_block(copy: &mut [u8], block: Block) -> bool {
     if let Some(at) = block.transfer_encoding {
         copy[at] = b'X';
     }
-    true
-}
-
-/// Returns true if and only if the `Content-Transfer-Encoding` `value`
-/// leaves its part as it is: `7bit`, `8bit` or `binary` (RFC 2045 section
-/// 6.1), any case.
-fn is_identity(value: &[u8]) -> bool {
-    let value = value.trim_ascii();
-    ["7bit", "8bit", "binary"]
-        .iter()
-        .any(|name| value.eq_ignore_ascii_case(name.as_bytes()))
+    texts
 }
 
 /// Returns true if and only if the MIME parser's part of type `ctype` is
@@ -292,28 +297,37 @@ mod tests {
     }
 
     #[test]
-    fn nothing_is_hidden_after_a_forwarded_message_sent_encoded() {
+    fn no_text_is_hidden_after_a_forwarded_message_sent_encoded() {
         let part = "Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=E9\n";
         let hid = "Content-Type: xext/plain; xharset=iso-8859-1\nXontent-Transfer-Encoding: quoted-printable\n\ncaf=E9\n";
+        let attachment =
+            "Content-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\nAAAA\n";
         let forwarded = |encoding: &str| {
-            format!("Content-Type: multipart/mixed; boundary=X\n\n--X\n{part}--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: {encoding}\n\n{part}--X\n{part}--X--\n")
+            format!("Content-Type: multipart/mixed; boundary=X\n\n--X\n{part}--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: {encoding}\n\n{part}--X\n{part}--X\n{attachment}--X--\n")
         };
-        // Sent as it is: every text part of the copy is hidden, the
-        // forwarded message's too.
-        for encoding in ["7bit", " 8BIT ", "binary"] {
+        let attachment_hidden = |copy: String| {
+            copy.replace(
+                "Content-Transfer-Encoding: base64",
+                "Xontent-Transfer-Encoding: base64",
+            )
+        };
+        // Sent as it is: every part of the copy is hidden, the forwarded
+        // message's too.
+        for encoding in ["7bit", " 8BIT ", "binary", "7bit (plain)"] {
             assert_eq!(
                 hidden(&forwarded(encoding)),
-                forwarded(encoding).replace(part, hid),
+                attachment_hidden(forwarded(encoding).replace(part, hid)),
                 "{encoding}"
             );
         }
-        // Sent quoted-printable (its fields are written encoded, read
-        // decoded): the text before it is hidden, none after it.
-        let encoded = forwarded("quoted-printable");
-        assert_eq!(
-            hidden(&encoded),
-            encoded.replacen(part, hid, 1),
-            "quoted-printable"
-        );
+        // Sent encoded (its fields are written encoded, read decoded): the
+        // text before it is hidden, none after it, and the attachment is.
+        for encoding in ["quoted-printable", "Base64", "quoted-printable (forwarded)"] {
+            assert_eq!(
+                hidden(&forwarded(encoding)),
+                attachment_hidden(forwarded(encoding).replacen(part, hid, 1)),
+                "{encoding}"
+            );
+        }
     }
 }
