@@ -77,7 +77,15 @@ impl Coding {
     /// comment around it (RFC 2045 section 6.1 allows them:
     /// `quoted-printable (sent by foo)`) left out.
     pub fn of_transfer(value: &[u8]) -> Coding {
-        let value = without_comments(value);
+        let blanked;
+        let value = if memchr::memchr(b'(', value).is_some() {
+            let mut copy = value.to_vec();
+            blank_comments(&mut copy);
+            blanked = copy;
+            &blanked
+        } else {
+            value
+        };
         let value = value.trim_ascii();
         let is = |name: &str| value.eq_ignore_ascii_case(name.as_bytes());
         if is("7bit") || is("8bit") || is("binary") {
@@ -92,23 +100,19 @@ impl Coding {
     }
 }
 
-/// `value` without its comments (`(...)`, nested or not, to the end of
-/// the value when one is not closed), borrowed when it holds none.
-fn without_comments(value: &[u8]) -> std::borrow::Cow<'_, [u8]> {
-    if memchr::memchr(b'(', value).is_none() {
-        return value.into();
-    }
+/// Blanks the comments of a field's `value` (`(...)`, nested or not, to
+/// the end of the value when one is not closed): each of their bytes but
+/// line breaks becomes a space, so the value keeps its length and lines.
+pub(super) fn blank_comments(value: &mut [u8]) {
     let mut depth = 0usize;
-    let mut out = Vec::with_capacity(value.len());
-    for &b in value {
-        match b {
-            b'(' => depth += 1,
-            b')' if depth > 0 => depth -= 1,
-            _ if depth == 0 => out.push(b),
-            _ => {}
+    for b in value {
+        let closes = *b == b')' && depth > 0;
+        depth += usize::from(*b == b'(');
+        if depth > 0 && !matches!(*b, b'\r' | b'\n') {
+            *b = b' ';
         }
+        depth -= usize::from(closes);
     }
-    out.into()
 }
 
 impl<'a> Head<'a> {

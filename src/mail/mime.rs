@@ -14,14 +14,16 @@
 //! those of the message; what the fields said is read back from the
 //! message itself. Left as they are: forwarded messages (`message/*`) and
 //! multiparts, which the parser must decode to read, and text in UTF-16,
-//! UTF-32 or UTF-7, which only its conversion makes readable.
+//! UTF-32 or UTF-7, which only its conversion makes readable. A comment in
+//! a `Content-Transfer-Encoding` is blanked, since the parser would not
+//! know the encoding it follows.
 
 use std::ops::Range;
 use std::sync::LazyLock;
 
 use memchr::memmem;
 
-use super::header::{Coding, Head};
+use super::header::{blank_comments, Coding, Head};
 
 /// The message as the MIME parser needs it: the MIME fields (`Content-*`,
 /// `MIME-Version`) of the header block, a blank line, the body, with the
@@ -169,6 +171,12 @@ fn value(copy: &[u8], from: usize) -> Range<usize> {
 /// returns what is renamed in the blocks after it: not text parts' after
 /// a forwarded message sent encoded.
 fn hide_in_block(copy: &mut [u8], block: Block, texts: Hide) -> Hide {
+    // The parser reads `quoted-printable (sent by foo)` as no encoding
+    // it knows: the comment is blanked, for the parts it decodes.
+    if let Some(at) = block.transfer_encoding {
+        let encoding = value(copy, at + TRANSFER_ENCODING.len());
+        blank_comments(&mut copy[encoding]);
+    }
     let content_type = block
         .content_type
         .as_ref()
@@ -297,6 +305,18 @@ mod tests {
     }
 
     #[test]
+    fn comments_in_transfer_encodings_are_blanked() {
+        assert_eq!(
+            hidden("Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable (fwd (by) x)\n\nFrom: a\n"),
+            "Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable             \n\nFrom: a\n"
+        );
+        assert_eq!(
+            hidden("Content-Type: image/png\nContent-Transfer-Encoding: (sent\n as) base64 (\n\nAAAA (x)\n"),
+            "Content-Type: image/png\nXontent-Transfer-Encoding:      \n     base64  \n\nAAAA (x)\n"
+        );
+    }
+
+    #[test]
     fn no_text_is_hidden_after_a_forwarded_message_sent_encoded() {
         let part = "Content-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=E9\n";
         let hid = "Content-Type: xext/plain; xharset=iso-8859-1\nXontent-Transfer-Encoding: quoted-printable\n\ncaf=E9\n";
@@ -304,6 +324,12 @@ mod tests {
             "Content-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\nAAAA\n";
         let forwarded = |encoding: &str| {
             format!("Content-Type: multipart/mixed; boundary=X\n\n--X\n{part}--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: {encoding}\n\n{part}--X\n{part}--X\n{attachment}--X--\n")
+        };
+        // A comment in the encoding is blanked.
+        let blanked = |encoding: &str| {
+            encoding
+                .replace("(plain)", "       ")
+                .replace("(forwarded)", "           ")
         };
         let attachment_hidden = |copy: String| {
             copy.replace(
@@ -316,7 +342,7 @@ mod tests {
         for encoding in ["7bit", " 8BIT ", "binary", "7bit (plain)"] {
             assert_eq!(
                 hidden(&forwarded(encoding)),
-                attachment_hidden(forwarded(encoding).replace(part, hid)),
+                attachment_hidden(forwarded(&blanked(encoding)).replace(part, hid)),
                 "{encoding}"
             );
         }
@@ -325,7 +351,7 @@ mod tests {
         for encoding in ["quoted-printable", "Base64", "quoted-printable (forwarded)"] {
             assert_eq!(
                 hidden(&forwarded(encoding)),
-                attachment_hidden(forwarded(encoding).replacen(part, hid, 1)),
+                attachment_hidden(forwarded(&blanked(encoding)).replacen(part, hid, 1)),
                 "{encoding}"
             );
         }
