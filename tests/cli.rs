@@ -976,27 +976,34 @@ fn standard_input_that_is_a_file_prints_what_one_thread_does() {
 
 /// Standard input named many times, a pipe that makes the reader wait
 /// between two lines, on many threads: the first `-` reads all of it and
-/// the others find it read, as with one thread. Before each `-` waited for
-/// the one before it, a later one could take standard input first, then
-/// wait for its turn while holding it, and the run hung (about one run in
-/// six, this way).
+/// the others find it read, as with one thread, also when it is named as
+/// `/dev/stdin`. Before each waited for the one before it, a later `-`
+/// could take standard input first, then wait for its turn while holding
+/// it, and the run hung (about one run in six, with eight `-`); and
+/// `/dev/stdin` read at the same time as `-` took some of the lines.
 #[test]
 fn standard_input_named_many_times_is_read_in_turn() {
     use std::io::Write;
     let d = Dir::new();
-    let dashes = ["-"; 8];
-    for _ in 0..20 {
-        let mut child = d.command().arg("-j8").args(dashes).spawn();
-        let mut stdin = child.stdin.take().unwrap();
-        stdin.write_all(b"see http://a.example/1\n").unwrap();
-        std::thread::sleep(Duration::from_millis(20));
-        stdin.write_all(b"and http://b.example/2\n").unwrap();
-        drop(stdin);
-        let o = common::wait_bounded(child, "uriscan -j8 - - - - - - - -");
-        assert_eq!(
-            stdout(&o),
-            "<stdin>:http://a.example/1\n<stdin>:http://b.example/2\n"
-        );
+    let mut named = vec![["-"; 8].to_vec()];
+    if std::path::Path::new("/dev/stdin").exists() {
+        named.push(["-", "/dev/stdin", "-", "/dev/stdin"].to_vec());
+    }
+    for paths in named {
+        for _ in 0..20 {
+            let mut child = d.command().arg("-j8").args(&paths).spawn();
+            let mut stdin = child.stdin.take().unwrap();
+            stdin.write_all(b"see http://a.example/1\n").unwrap();
+            std::thread::sleep(Duration::from_millis(20));
+            stdin.write_all(b"and http://b.example/2\n").unwrap();
+            drop(stdin);
+            let o = common::wait_bounded(child, &format!("uriscan -j8 {paths:?}"));
+            assert_eq!(
+                stdout(&o),
+                "<stdin>:http://a.example/1\n<stdin>:http://b.example/2\n",
+                "{paths:?}"
+            );
+        }
     }
 }
 

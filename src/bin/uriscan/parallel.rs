@@ -29,9 +29,9 @@
 //! scanned. If it is still queued, it is the smallest queued unit (a
 //! segment is queued before its file's first segment is scanned, so before
 //! its turn can come), and the worker that printed the unit before it is
-//! free, and takes it next. (The one thing units share is standard input
-//! named twice, `- -`: each `-` after the first waits for its turn before
-//! it takes it, [`search::scan_unit`], so none holds it while it waits.)
+//! free, and takes it next. (The one thing units share is a stream named
+//! twice, `- -`: each of its units waits for its turn before it takes it,
+//! [`search::scan_unit`], so none holds it while it waits.)
 //!
 //! The units are dropped on the walk's thread, which made them ([`Done`]):
 //! glibc's allocator locks the arena of a chunk that another thread frees,

@@ -179,6 +179,9 @@ pub fn scan_unit(
             },
             None,
         ) => {
+            if !*regular && is_shared_stream(&unit.input, cfg) {
+                send(Event::Waiting);
+            }
             let kind = documents::kind_of(path, cfg);
             if cfg.threads == 1 || kind.is_some() || is_compressed(path, cfg) {
                 let how = how(path, *named, *regular, kind, cfg, Split::None);
@@ -197,13 +200,7 @@ pub fn scan_unit(
         (Input::Stdin, None) => match stdin_file(cfg) {
             Some(file) => scan_file(file, stdin_how(Split::None), &mut segment, cfg, split, send),
             None => {
-                // Standard input named again (`- -`) is read in turn: each
-                // waits for the units before it to be printed, so for the
-                // one before it to be done reading. Otherwise the second
-                // could take standard input first, and even wait for its
-                // turn while holding it, which the first, in turn, would
-                // wait for.
-                if !stdin_named_once(cfg) {
+                if is_shared_stream(&Input::Stdin, cfg) {
                     send(Event::Waiting);
                 }
                 scan(&Input::Stdin, cfg, Split::None, send)
@@ -294,6 +291,47 @@ fn stdin_file(cfg: &Config) -> Option<File> {
 /// the paths, not twice or more.
 fn stdin_named_once(cfg: &Config) -> bool {
     cfg.paths.iter().filter(|p| p.as_os_str() == "-").count() == 1
+}
+
+/// Returns true if and only if `input`, read as a stream (standard input
+/// that is not a file it may cut, a named FIFO or device), is one that
+/// the command line names more than once: `- -`, `- /dev/stdin`, a FIFO
+/// twice. Its units then read in turn: each waits for its turn (sends
+/// [`Event::Waiting`]) before it opens or reads, so for the units before
+/// it to be done, as with one thread. Otherwise two would read it at once
+/// and share its bytes out between them, and one that had taken standard
+/// input's lock could wait for its turn while holding it, which the one
+/// in turn would wait for: a hang.
+#[cfg(unix)]
+fn is_shared_stream(input: &Input, cfg: &Config) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let id = |meta: std::fs::Metadata| (meta.dev(), meta.ino());
+    let stdin = || stdin_handle().and_then(|file| file.metadata()).ok().map(id);
+    let named = |path: &Path| {
+        if path.as_os_str() == "-" {
+            stdin()
+        } else {
+            std::fs::metadata(path).ok().map(id)
+        }
+    };
+    let this = match input {
+        Input::Stdin => stdin(),
+        Input::Path { path, .. } => named(path),
+    };
+    this.is_some()
+        && cfg
+            .paths
+            .iter()
+            .filter(|p| named(p) == this)
+            .nth(1)
+            .is_some()
+}
+
+/// Without a file's identity to compare, only standard input named twice
+/// is known to be shared.
+#[cfg(not(unix))]
+fn is_shared_stream(input: &Input, cfg: &Config) -> bool {
+    matches!(input, Input::Stdin) && !stdin_named_once(cfg)
 }
 
 /// A handle to standard input (a `dup` of it, which shares its offset: the
