@@ -230,10 +230,12 @@ fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
 /// holds it) whose own text is quoted-printable Latin-1: both encodings
 /// and the charset are undone, and the part after it is read as well (its
 /// transfer encoding named with a comment), but not the broken attachment
-/// after that.
+/// after that. The forwarded text's own quoted-printable is broken (`==`),
+/// which makes the MIME parser give up on it: it is decoded as far as it
+/// goes, as a part's is.
 #[test]
 fn a_forwarded_message_sent_quoted_printable_has_its_own_encoding_undone() {
-    let message = "From: a@example.org\nSubject: fwd\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\nFrom: c@example.org\nSubject: inner\nMIME-Version: 1.0\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\ncaf=3DE9 http://a.example/caf=3DE9/x=3D3D=\n1 end\n--XX\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable (sent by foo)\n\nlast http://b.example/d=E9j=E0\n--XX\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\nAAAA http://raw.example/x !!!! ****\n--XX--\n";
+    let message = "From: a@example.org\nSubject: fwd\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\nFrom: c@example.org\nSubject: inner\nMIME-Version: 1.0\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nif a =3D=3D b, caf=3DE9 http://a.example/caf=3DE9/x=3D3D=\n1 end\n--XX\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable (sent by foo)\n\nlast http://b.example/d=E9j=E0\n--XX\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\nAAAA http://raw.example/x !!!! ****\n--XX--\n";
     let uris: Vec<String> = scan(message.as_bytes())
         .iter()
         .map(|line| {
@@ -274,6 +276,23 @@ fn a_forwarded_message_whose_encoding_has_a_comment_is_decoded() {
             "text/plain http://long.example/x",
         ]
     );
+}
+
+/// A digest's part that names no type is a forwarded message (RFC 2046
+/// section 5.1.5): sent quoted-printable, its own text is decoded too.
+#[test]
+fn a_digest_part_sent_quoted_printable_has_its_own_encoding_undone() {
+    let message = "From: a@example.org\nSubject: digest\nMIME-Version: 1.0\nContent-Type: multipart/digest; boundary=\"D\"\n\n--D\nContent-Transfer-Encoding: quoted-printable\n\nFrom: c@example.org\nSubject: one\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nhttp://a.example/caf=3DE9/x=3D3Dy\n--D--\n";
+    let uris: Vec<String> = scan(message.as_bytes())
+        .iter()
+        .map(|line| {
+            line.split_once(' ')
+                .expect("place, then part")
+                .1
+                .to_string()
+        })
+        .collect();
+    assert_eq!(uris, ["text/plain http://a.example/caf%C3%A9/x=y"]);
 }
 
 /// URIs of the mail corpus that keep a `=3D` in mail mode because the

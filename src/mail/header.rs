@@ -100,18 +100,28 @@ impl Coding {
     }
 }
 
-/// Blanks the comments of a field's `value` (`(...)`, nested or not, to
-/// the end of the value when one is not closed): each of their bytes but
-/// line breaks becomes a space, so the value keeps its length and lines.
+/// Blanks the comments of a field's `value` (`(...)`, nested or not, a
+/// `\` in one quoting the byte after it, to the end of the value when one
+/// is not closed): each of their bytes but line breaks becomes a space, so
+/// the value keeps its length and lines. For a value without quoted
+/// strings (a `Content-Transfer-Encoding`'s token): a `(` in one would be
+/// taken for a comment's.
 pub(super) fn blank_comments(value: &mut [u8]) {
-    let mut depth = 0usize;
+    let (mut depth, mut quoted) = (0usize, false);
     for b in value {
-        let closes = *b == b')' && depth > 0;
-        depth += usize::from(*b == b'(');
-        if depth > 0 && !matches!(*b, b'\r' | b'\n') {
+        let was = *b;
+        if (depth > 0 && !matches!(was, b'\r' | b'\n')) || was == b'(' {
             *b = b' ';
         }
-        depth -= usize::from(closes);
+        if std::mem::take(&mut quoted) {
+            continue;
+        }
+        match was {
+            b'(' => depth += 1,
+            b')' if depth > 0 => depth -= 1,
+            b'\\' if depth > 0 => quoted = true,
+            _ => {}
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use std::io;
 use std::ops::Range;
 use std::sync::{LazyLock, OnceLock};
 
-use mail_parser::{Encoding, MessageParser, MimeHeaders, PartType};
+use mail_parser::{MessageParser, MimeHeaders, PartType};
 use memchr::memmem;
 
 use super::charset;
@@ -1037,15 +1037,17 @@ impl<'m> Parts<'m, '_> {
 
     /// The transfer encoding of a text part, as its header says: in the
     /// message itself (the MIME parser read it as sent, see [`mime`]), or,
-    /// in a forwarded message the parser decoded on its own, as the parser
-    /// read it.
+    /// in a forwarded message the parser decoded on its own, in the bytes
+    /// it decoded (not as the parser read it: its encoding is `None` when
+    /// its decoding failed).
     fn transfer_coding(&self, part: &mail_parser::MessagePart<'_>, frame: Frame<'_>) -> Coding {
         match frame {
-            Frame::Detached { .. } => match part.encoding {
-                Encoding::QuotedPrintable => Coding::QuotedPrintable,
-                Encoding::Base64 => Coding::Base64,
-                Encoding::None => Coding::Plain,
-            },
+            Frame::Detached { raw, .. } => {
+                let end = raw.len();
+                let header =
+                    (part.offset_header as usize).min(end)..(part.offset_body as usize).min(end);
+                Head::parse(&raw[header]).transfer_coding()
+            }
             Frame::Located { delta, .. } => self.coding_of(
                 delta,
                 part.offset_header as usize..part.offset_body as usize,

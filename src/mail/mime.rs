@@ -14,9 +14,10 @@
 //! those of the message; what the fields said is read back from the
 //! message itself. Left as they are: forwarded messages (`message/*`) and
 //! multiparts, which the parser must decode to read, and text in UTF-16,
-//! UTF-32 or UTF-7, which only its conversion makes readable. A comment in
-//! a `Content-Transfer-Encoding` is blanked, since the parser would not
-//! know the encoding it follows.
+//! UTF-32 or UTF-7, which only its conversion makes readable; and text
+//! parts after a forwarded message sent encoded ([`hide_decodings`]). In
+//! a `Content-Transfer-Encoding` left so, comments are blanked, since the
+//! parser would not know the encoding they follow.
 
 use std::ops::Range;
 use std::sync::LazyLock;
@@ -107,22 +108,23 @@ struct Block {
 ///
 /// No text part's fields are renamed after a forwarded message that is
 /// itself encoded (a `message/rfc822` part sent quoted-printable, which RFC
-/// 2046 forbids but mail holds): its header blocks are written encoded,
-/// and the parser reads them decoded, as the message's own, so that a
-/// field renamed there would be renamed in the nested message too, and
-/// its text read as sent (`caf=E9` left as it is). The blocks are not
-/// nested in the copy, so where the encoded message ends is not known: the
-/// parser decodes the text parts after it too (its work only: ours are
-/// decoded from the message's own bytes). The other parts' fields are
-/// still renamed: their bodies are not read, and the parser's decoding
-/// would only find the broken ones, and flag them to be read as text.
+/// 2046 forbids but mail holds, or a `message/global` sent in base64): its
+/// header blocks are written encoded, and the parser reads them decoded,
+/// as the message's own, so that a field renamed there would be renamed in
+/// the nested message too, and its text read as sent (`caf=E9` left as it
+/// is). The blocks are not nested in the copy, so where the encoded
+/// message ends is not known: the parser decodes the text parts after it
+/// too (its work only: ours are decoded from the message's own bytes). The
+/// other parts' fields are still renamed: their bodies are not read, and
+/// the parser's decoding would only find the broken ones, and flag them to
+/// be read as text.
 fn hide_decodings(copy: &mut [u8]) {
-    let mut texts = Hide::Texts;
+    let mut seen = Seen::default();
     let mut block: Option<Block> = None;
     for (field, at) in mime_fields(copy) {
         if let Some(b) = &block {
             if has_blank_line(&copy[b.last..at]) {
-                texts = hide_in_block(copy, block.take().expect("a block"), texts);
+                hide_in_block(copy, block.take().expect("a block"), &mut seen);
             }
         }
         let b = block.get_or_insert_with(Block::default);
@@ -134,17 +136,19 @@ fn hide_decodings(copy: &mut [u8]) {
         }
     }
     if let Some(b) = block {
-        hide_in_block(copy, b, texts);
+        hide_in_block(copy, b, &mut seen);
     }
 }
 
-/// Whether text parts' fields are renamed, in the blocks from here on
-/// (see [`hide_decodings`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Hide {
-    /// Not after a forwarded message sent encoded.
-    AllButTexts,
-    Texts,
+/// What the header blocks before one say of it (see [`hide_decodings`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Seen {
+    /// A forwarded message sent encoded: text parts' fields are left to
+    /// the parser.
+    encoded_message: bool,
+    /// A `multipart/digest`: a part that names no type may be a forwarded
+    /// message (its default type there, RFC 2046 section 5.1.5).
+    digest: bool,
 }
 
 /// Returns true if and only if `text` holds a blank line (`\n\n` or
@@ -167,33 +171,39 @@ fn value(copy: &[u8], from: usize) -> Range<usize> {
 }
 
 /// Renames the fields of one header block that would make the MIME
-/// parser decode its part (a text part's only when `texts` says so);
-/// returns what is renamed in the blocks after it: not text parts' after
-/// a forwarded message sent encoded.
-fn hide_in_block(copy: &mut [u8], block: Block, texts: Hide) -> Hide {
-    // The parser reads `quoted-printable (sent by foo)` as no encoding
-    // it knows: the comment is blanked, for the parts it decodes.
-    if let Some(at) = block.transfer_encoding {
-        let encoding = value(copy, at + TRANSFER_ENCODING.len());
-        blank_comments(&mut copy[encoding]);
-    }
+/// parser decode its part (a text part's only until `seen` tells of a
+/// forwarded message sent encoded), and notes in `seen` what the block
+/// says of those after it.
+fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
+    let encoding = block
+        .transfer_encoding
+        .map(|at| value(copy, at + TRANSFER_ENCODING.len()));
     let content_type = block
         .content_type
         .as_ref()
         .map(|v| copy[v.clone()].trim_ascii().to_ascii_lowercase());
-    let content_type = content_type.as_deref().unwrap_or(b"text/plain");
-    if content_type.starts_with(b"message/") {
-        let sent_as_is = block.transfer_encoding.is_none_or(|at| {
-            Coding::of_transfer(&copy[value(copy, at + TRANSFER_ENCODING.len())]) == Coding::Plain
-        });
-        return if sent_as_is { texts } else { Hide::AllButTexts };
+    let forwarded = match &content_type {
+        Some(content_type) => content_type.starts_with(b"message/"),
+        None => seen.digest,
+    };
+    if forwarded {
+        leave_encoding(copy, encoding.clone());
+        // An encoding not known (`x-uuencode`) counts as one: what that
+        // costs is the parser's decoding of the text parts after it.
+        let sent_as_is =
+            encoding.is_none_or(|encoding| Coding::of_transfer(&copy[encoding]) == Coding::Plain);
+        seen.encoded_message |= !sent_as_is;
+        return;
     }
+    let content_type = content_type.as_deref().unwrap_or(b"text/plain");
     if content_type.starts_with(b"multipart/") {
-        return texts;
+        seen.digest |= content_type.starts_with(b"multipart/digest");
+        return;
     }
     let is_text = content_type.starts_with(b"text/");
-    if is_text && texts == Hide::AllButTexts {
-        return texts;
+    if is_text && seen.encoded_message {
+        leave_encoding(copy, encoding);
+        return;
     }
     let charset = block.content_type.as_ref().and_then(|v| {
         memchr::memmem::find(content_type, b"charset").map(|p| v.start + lead(&copy[v.clone()]) + p)
@@ -211,7 +221,8 @@ fn hide_in_block(copy: &mut [u8], block: Block, texts: Hide) -> Hide {
                 || after.starts_with(b"utf-7")
         });
         if wide {
-            return texts;
+            leave_encoding(copy, encoding);
+            return;
         }
         if let Some(at) = charset {
             copy[at] = b'x';
@@ -223,7 +234,20 @@ fn hide_in_block(copy: &mut [u8], block: Block, texts: Hide) -> Hide {
     if let Some(at) = block.transfer_encoding {
         copy[at] = b'X';
     }
-    texts
+}
+
+/// Leaves a part's `Content-Transfer-Encoding` (the value at `encoding`,
+/// if any) for the parser to decode by, its comments blanked: the parser
+/// does not know the encoding in `quoted-printable (sent by foo)`. Not a
+/// value that holds `--`, where a delimiter may stand (the parser and the
+/// walk find one anywhere in a line, and the block may be a body's lines
+/// that read like fields).
+fn leave_encoding(copy: &mut [u8], encoding: Option<Range<usize>>) {
+    if let Some(encoding) = encoding {
+        if memmem::find(&copy[encoding.clone()], b"--").is_none() {
+            blank_comments(&mut copy[encoding]);
+        }
+    }
 }
 
 /// Returns true if and only if the MIME parser's part of type `ctype` is
@@ -305,14 +329,47 @@ mod tests {
     }
 
     #[test]
-    fn comments_in_transfer_encodings_are_blanked() {
+    fn comments_in_transfer_encodings_left_to_the_parser_are_blanked() {
+        // Left to the parser: a forwarded message's, a quoted `)` in one.
         assert_eq!(
-            hidden("Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable (fwd (by) x)\n\nFrom: a\n"),
-            "Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable             \n\nFrom: a\n"
+            hidden("Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable (fwd (by) \\) x)\n\nFrom: a\n"),
+            "Content-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable                \n\nFrom: a\n"
         );
+        // Folded, and a comment not closed.
         assert_eq!(
-            hidden("Content-Type: image/png\nContent-Transfer-Encoding: (sent\n as) base64 (\n\nAAAA (x)\n"),
-            "Content-Type: image/png\nXontent-Transfer-Encoding:      \n     base64  \n\nAAAA (x)\n"
+            hidden("Content-Type: message/rfc822\nContent-Transfer-Encoding: (sent\n as) base64 (\n\nAAAA (x)\n"),
+            "Content-Type: message/rfc822\nContent-Transfer-Encoding:      \n     base64  \n\nAAAA (x)\n"
+        );
+        // Renamed (the parser does not read it), or holding `--`, where a
+        // delimiter may stand: left as written.
+        for (text, want) in [
+            (
+                "Content-Type: image/png\nContent-Transfer-Encoding: base64 (x)\n\nAAAA\n",
+                "Content-Type: image/png\nXontent-Transfer-Encoding: base64 (x)\n\nAAAA\n",
+            ),
+            (
+                "Content-Type: message/rfc822\nContent-Transfer-Encoding: 7bit (--XX--)\n\nFrom: a\n",
+                "Content-Type: message/rfc822\nContent-Transfer-Encoding: 7bit (--XX--)\n\nFrom: a\n",
+            ),
+        ] {
+            assert_eq!(hidden(text), want);
+        }
+    }
+
+    #[test]
+    fn a_digest_part_that_names_no_type_is_taken_for_a_forwarded_message() {
+        let digest = "Content-Type: multipart/digest; boundary=D\n\n--D\nContent-Transfer-Encoding: quoted-printable\n\nContent-Type: text/plain\nContent-Transfer-Encoding: quoted-printable\n\ncaf=3DE9\n--D--\n";
+        assert_eq!(hidden(digest), digest);
+        // Outside a digest, a part that names no type is text.
+        let mixed = digest.replace("digest", "mixed");
+        assert_eq!(
+            hidden(&mixed),
+            mixed
+                .replace(
+                    "Content-Type: text/plain\nContent-Transfer",
+                    "Content-Type: xext/plain\nXontent-Transfer"
+                )
+                .replacen("Content-Transfer", "Xontent-Transfer", 1)
         );
     }
 
