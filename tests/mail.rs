@@ -226,6 +226,21 @@ fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     );
 }
 
+/// What mail mode finds in `message`, a line each: the part, the URI
+/// (no place: a forwarded message sent encoded is placed where its body
+/// starts).
+fn parts_and_uris(message: &str) -> Vec<String> {
+    scan(message.as_bytes())
+        .iter()
+        .map(|line| {
+            line.split_once(' ')
+                .expect("place, then part")
+                .1
+                .to_string()
+        })
+        .collect()
+}
+
 /// A forwarded message sent quoted-printable (RFC 2046 forbids it; mail
 /// holds it) whose own text is quoted-printable Latin-1: both encodings
 /// and the charset are undone, and the part after it is read as well (its
@@ -236,17 +251,8 @@ fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
 #[test]
 fn a_forwarded_message_sent_quoted_printable_has_its_own_encoding_undone() {
     let message = "From: a@example.org\nSubject: fwd\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n--XX\nContent-Type: text/plain\n\nsee attached\n--XX\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\nFrom: c@example.org\nSubject: inner\nMIME-Version: 1.0\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nif a =3D=3D b, caf=3DE9 http://a.example/caf=3DE9/x=3D3D=\n1 end\n--XX\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable (sent by foo)\n\nlast http://b.example/d=E9j=E0\n--XX\nContent-Type: application/octet-stream\nContent-Transfer-Encoding: base64\n\nAAAA http://raw.example/x !!!! ****\n--XX--\n";
-    let uris: Vec<String> = scan(message.as_bytes())
-        .iter()
-        .map(|line| {
-            line.split_once(' ')
-                .expect("place, then part")
-                .1
-                .to_string()
-        })
-        .collect();
     assert_eq!(
-        uris,
+        parts_and_uris(message),
         [
             "text/plain http://a.example/caf%C3%A9/x=1",
             "text/plain http://b.example/d%C3%A9j%C3%A0",
@@ -260,17 +266,8 @@ fn a_forwarded_message_sent_quoted_printable_has_its_own_encoding_undone() {
 #[test]
 fn a_forwarded_message_whose_encoding_has_a_comment_is_decoded() {
     let message = "From: a@example.org\nSubject: fwd\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"OUT\"\n\n--OUT\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable (forwarded)\n\nFrom: c@example.org\nSubject: x\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nhttp://c.example/caf=3DE9/a=3D3Db http://long.exampl=\n=3D\ne/x\n--OUT--\n";
-    let uris: Vec<String> = scan(message.as_bytes())
-        .iter()
-        .map(|line| {
-            line.split_once(' ')
-                .expect("place, then part")
-                .1
-                .to_string()
-        })
-        .collect();
     assert_eq!(
-        uris,
+        parts_and_uris(message),
         [
             "text/plain http://c.example/caf%C3%A9/a=b",
             "text/plain http://long.example/x",
@@ -283,16 +280,10 @@ fn a_forwarded_message_whose_encoding_has_a_comment_is_decoded() {
 #[test]
 fn a_digest_part_sent_quoted_printable_has_its_own_encoding_undone() {
     let message = "From: a@example.org\nSubject: digest\nMIME-Version: 1.0\nContent-Type: multipart/digest; boundary=\"D\"\n\n--D\nContent-Transfer-Encoding: quoted-printable\n\nFrom: c@example.org\nSubject: one\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nhttp://a.example/caf=3DE9/x=3D3Dy\n--D--\n";
-    let uris: Vec<String> = scan(message.as_bytes())
-        .iter()
-        .map(|line| {
-            line.split_once(' ')
-                .expect("place, then part")
-                .1
-                .to_string()
-        })
-        .collect();
-    assert_eq!(uris, ["text/plain http://a.example/caf%C3%A9/x=y"]);
+    assert_eq!(
+        parts_and_uris(message),
+        ["text/plain http://a.example/caf%C3%A9/x=y"]
+    );
 }
 
 /// URIs of the mail corpus that keep a `=3D` in mail mode because the
