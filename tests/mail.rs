@@ -275,6 +275,39 @@ fn a_forwarded_message_whose_encoding_has_a_comment_is_decoded() {
     );
 }
 
+/// The text of a forwarded message sent encoded keeps the comments of
+/// what reads like a `Content-Transfer-Encoding` in it, a field of its own
+/// header or a line of its body: a URI there is found.
+#[test]
+fn comments_in_a_forwarded_message_sent_encoded_keep_their_uris() {
+    let message = "From: x@example.com\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\nFrom: a@example.com\nSubject: how to\nContent-Transfer-Encoding: 7bit (by http://gateway.example/)\n\nContent-Transfer-Encoding: 7bit (see http://rfc.example/2045)\nbye http://bye.example/\n--X--\n";
+    assert_eq!(
+        parts_and_uris(message),
+        [
+            "header:Content-Transfer-Encoding http://gateway.example/",
+            "text/plain http://rfc.example/2045",
+            "text/plain http://bye.example/",
+        ]
+    );
+}
+
+/// A forwarded message inside one sent encoded (which the MIME parser
+/// reads from the decoded bytes, the inner one in place in them): its
+/// header and its text are read, as in one forwarded as it is; so are a
+/// digest's messages there.
+#[test]
+fn a_message_forwarded_in_one_sent_encoded_is_read() {
+    let message = "From: x@example.com\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=X\n\n--X\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\n\nFrom: a@example.com\nContent-Type: multipart/digest; boundary=3DD\n\n--D\n\nSubject: see http://s.example/\n\nl3 http://l3.example/\n--D\nContent-Type: message/rfc822\n\nSubject: two\n\nand http://l3b.example/caf=3DE9\n--D--\n--X--\n";
+    assert_eq!(
+        parts_and_uris(message),
+        [
+            "header:Subject http://s.example/",
+            "text/plain http://l3.example/",
+            "text/plain http://l3b.example/caf=E9",
+        ]
+    );
+}
+
 /// A digest's part that names no type is a forwarded message (RFC 2046
 /// section 5.1.5): sent quoted-printable, its own text is decoded too.
 #[test]

@@ -588,20 +588,33 @@ impl<'a> Frame<'a> {
     }
 
     /// The frame of `inner`, the bytes the MIME parser gave for a forwarded
-    /// message whose part body starts at `body` of this frame. The parser
-    /// reads a forwarded message in place, its parts' offsets counting
-    /// from the start of what it was given, unless the message was itself
-    /// encoded: then it parses the decoded bytes on their own, and they
-    /// stand where the part's body does.
-    fn inner(&self, inner: &'a [u8], body: usize) -> Frame<'a> {
+    /// message whose part body starts at `body` of this frame, and whose
+    /// first part's header starts at `first` of what it counts from. The
+    /// parser reads a forwarded message in place, its parts' offsets
+    /// counting from the start of what it was given, unless the message
+    /// was itself encoded: then it parses the decoded bytes on their own
+    /// (its offsets count from their start), and they stand where the
+    /// part's body does. A message read in place inside one read so gets
+    /// bytes of its own (a copy, not a slice of this frame's): its first
+    /// part starting at `body` tells that it was read in place, and its
+    /// bytes in this frame are returned with the frame, for its header to
+    /// be read in place too.
+    fn inner(&self, inner: &'a [u8], body: usize, first: usize) -> (Frame<'a>, &'a [u8]) {
         if offset_within(self.raw(), inner).is_some() {
-            return *self;
+            return (*self, inner);
+        }
+        if first == body {
+            let raw = self.raw();
+            return (
+                *self,
+                &raw[body.min(raw.len())..(body + inner.len()).min(raw.len())],
+            );
         }
         let anchor = match *self {
             Frame::Located { delta, .. } => (body as isize + delta).max(0) as usize,
             Frame::Detached { anchor, .. } => anchor,
         };
-        Frame::Detached { raw: inner, anchor }
+        (Frame::Detached { raw: inner, anchor }, inner)
     }
 }
 
@@ -908,8 +921,9 @@ impl<'m> Parts<'m, '_> {
                     self.text_part(part, frame, body)
                 }
                 PartType::Message(nested) => {
-                    let inner = frame.inner(nested.raw_message(), body.start);
-                    self.head(&Head::parse(nested.raw_message()), inner);
+                    let first = nested.parts.first().map_or(0, |p| p.offset_header as usize);
+                    let (inner, bytes) = frame.inner(nested.raw_message(), body.start, first);
+                    self.head(&Head::parse(bytes), inner);
                     self.mime(nested, inner);
                 }
                 // What could not be decoded (a nested message that does not

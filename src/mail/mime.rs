@@ -187,7 +187,7 @@ fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
         None => seen.digest,
     };
     if forwarded {
-        leave_encoding(copy, encoding.clone());
+        leave_encoding(copy, encoding.clone(), seen);
         // An encoding not known (`x-uuencode`) counts as one: what that
         // costs is the parser's decoding of the text parts after it.
         let sent_as_is =
@@ -202,7 +202,6 @@ fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
     }
     let is_text = content_type.starts_with(b"text/");
     if is_text && seen.encoded_message {
-        leave_encoding(copy, encoding);
         return;
     }
     let charset = block.content_type.as_ref().and_then(|v| {
@@ -221,7 +220,7 @@ fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
                 || after.starts_with(b"utf-7")
         });
         if wide {
-            leave_encoding(copy, encoding);
+            leave_encoding(copy, encoding, seen);
             return;
         }
         if let Some(at) = charset {
@@ -238,12 +237,17 @@ fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
 
 /// Leaves a part's `Content-Transfer-Encoding` (the value at `encoding`,
 /// if any) for the parser to decode by, its comments blanked: the parser
-/// does not know the encoding in `quoted-printable (sent by foo)`. Not a
+/// does not know the encoding in `quoted-printable (sent by foo)`, and
+/// the part it decodes is a forwarded message, or text only it converts
+/// (UTF-16). (A text part's encoding we read ourselves, comments and all.)
+/// Not after a forwarded message sent encoded: the text of that message
+/// is read from the parser's decoding of this copy, and a comment blanked
+/// there would be lost from it (`7bit (see http://a.example/)`). Not a
 /// value that holds `--`, where a delimiter may stand (the parser and the
 /// walk find one anywhere in a line, and the block may be a body's lines
 /// that read like fields).
-fn leave_encoding(copy: &mut [u8], encoding: Option<Range<usize>>) {
-    if let Some(encoding) = encoding {
+fn leave_encoding(copy: &mut [u8], encoding: Option<Range<usize>>, seen: &Seen) {
+    if let Some(encoding) = encoding.filter(|_| !seen.encoded_message) {
         if memmem::find(&copy[encoding.clone()], b"--").is_none() {
             blank_comments(&mut copy[encoding]);
         }
