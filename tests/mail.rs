@@ -289,6 +289,15 @@ fn comments_in_a_forwarded_message_sent_encoded_keep_their_uris() {
             "text/plain http://bye.example/",
         ]
     );
+    // An attachment's field renamed for the parser keeps its name.
+    let image = message.replace(
+        "Subject: how to\n",
+        "Subject: how to\nContent-Type: image/png\n",
+    );
+    assert_eq!(
+        parts_and_uris(&image),
+        ["header:Content-Transfer-Encoding http://gateway.example/"]
+    );
 }
 
 /// A forwarded message inside one sent encoded (which the MIME parser

@@ -878,7 +878,9 @@ impl<'m> Parts<'m, '_> {
                         &self.message.bytes()[name_at..name_at + field.name.len()],
                     ))
                 }
-                Frame::Detached { .. } => Label::Header(Cow::Owned(field.name.to_vec())),
+                Frame::Detached { .. } => {
+                    Label::Header(Cow::Owned(mime::unhidden_name(field.name)))
+                }
             };
             let (written, place) = self.located_range(frame, at..at + field.value.len());
             let part = match decoded {

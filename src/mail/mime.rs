@@ -261,6 +261,21 @@ pub fn is_text(ctype: &str) -> bool {
     ctype.eq_ignore_ascii_case("text") || ctype.eq_ignore_ascii_case(HIDDEN_TEXT)
 }
 
+/// The name of a field of a forwarded message the parser decoded on its
+/// own (from this copy), as it was written: a `Content-Transfer-Encoding`
+/// renamed `Xontent-…` here is named as it was (with a capital `C`: the
+/// letter renamed is not known).
+pub fn unhidden_name(name: &[u8]) -> Vec<u8> {
+    let mut name = name.to_vec();
+    if name.len() == TRANSFER_ENCODING.len() - 1
+        && name[0] == b'X'
+        && name[1..].eq_ignore_ascii_case(&TRANSFER_ENCODING[1..name.len()])
+    {
+        name[0] = b'C';
+    }
+    name
+}
+
 /// What `text` reads in a hidden text part's type.
 const HIDDEN_TEXT: &str = "xext";
 
