@@ -604,17 +604,20 @@ impl<'a> Frame<'a> {
             return (*self, inner);
         }
         if first == body {
-            let raw = self.raw();
-            return (
-                *self,
-                &raw[body.min(raw.len())..(body + inner.len()).min(raw.len())],
-            );
+            return (*self, &self.raw()[self.clamped(body, body + inner.len())]);
         }
         let anchor = match *self {
             Frame::Located { delta, .. } => (body as isize + delta).max(0) as usize,
             Frame::Detached { anchor, .. } => anchor,
         };
         (Frame::Detached { raw: inner, anchor }, inner)
+    }
+
+    /// `from..to` cut to this frame's bytes (the parser's offsets may run
+    /// past the end of what it was given).
+    fn clamped(&self, from: usize, to: usize) -> Range<usize> {
+        let end = self.raw().len();
+        from.min(end)..to.min(end)
     }
 }
 
@@ -899,8 +902,7 @@ impl<'m> Parts<'m, '_> {
         let Some(root) = message.parts.first() else {
             return;
         };
-        let end = frame.raw().len();
-        let range = |from: u32, to: u32| (from as usize).min(end)..(to as usize).min(end);
+        let range = |from: u32, to: u32| frame.clamped(from as usize, to as usize);
         // Where the text outside the parts seen so far starts, in a multipart.
         let mut outside = matches!(root.body, PartType::Multipart(_)).then_some(root.offset_body);
         for part in &message.parts {
@@ -1059,9 +1061,7 @@ impl<'m> Parts<'m, '_> {
     fn transfer_coding(&self, part: &mail_parser::MessagePart<'_>, frame: Frame<'_>) -> Coding {
         match frame {
             Frame::Detached { raw, .. } => {
-                let end = raw.len();
-                let header =
-                    (part.offset_header as usize).min(end)..(part.offset_body as usize).min(end);
+                let header = frame.clamped(part.offset_header as usize, part.offset_body as usize);
                 Head::parse(&raw[header]).transfer_coding()
             }
             Frame::Located { delta, .. } => self.coding_of(

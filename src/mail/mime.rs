@@ -231,7 +231,7 @@ fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
         }
     }
     if let Some(at) = block.transfer_encoding {
-        copy[at] = b'X';
+        copy[at] = HIDDEN_FIELD;
     }
 }
 
@@ -268,13 +268,17 @@ pub fn is_text(ctype: &str) -> bool {
 pub fn unhidden_name(name: &[u8]) -> Vec<u8> {
     let mut name = name.to_vec();
     if name.len() == TRANSFER_ENCODING.len() - 1
-        && name[0] == b'X'
+        && name[0] == HIDDEN_FIELD
         && name[1..].eq_ignore_ascii_case(&TRANSFER_ENCODING[1..name.len()])
     {
         name[0] = b'C';
     }
     name
 }
+
+/// What a hidden `Content-Transfer-Encoding` field's name starts with
+/// (`Xontent-…`), for its `C`.
+const HIDDEN_FIELD: u8 = b'X';
 
 /// What `text` reads in a hidden text part's type.
 const HIDDEN_TEXT: &str = "xext";
