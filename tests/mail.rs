@@ -260,6 +260,27 @@ fn a_forwarded_message_sent_quoted_printable_has_its_own_encoding_undone() {
     );
 }
 
+/// Text in UTF-16 under the labels other than `utf-16` that mail writes it
+/// with (`unicode`, Outlook's; `ucs-2`; `csUnicode`, quoted; `UnicodeFFFE`,
+/// big-endian without a BOM) is converted as `utf-16`'s is, whether the
+/// message's structure is walked or left to the MIME parser. Before, read
+/// as sent, its URIs were lost.
+#[test]
+fn text_in_utf_16_under_any_of_its_labels_is_converted() {
+    let parts = "--XX\nContent-Type: text/plain; charset=unicode\nContent-Transfer-Encoding: base64\n\ncwBlAGUAIABoAHQAdABwADoALwAvAHUAbgBpAGMAbwBkAGUALgBlAHgAYQBtAHAAbABlAC8AcABhAHQAaAAgAG8AawAKAA==\n--XX\nContent-Type: text/plain; charset=ucs-2\nContent-Transfer-Encoding: base64\n\n//5zAGUAZQAgAGgAdAB0AHAAOgAvAC8AdQBjAHMAMgAuAGUAeABhAG0AcABsAGUALwBwAGEAdABoACAAbwBrAAoA\n--XX\nContent-Type: text/plain; charset=\"csUnicode\"\nContent-Transfer-Encoding: base64\n\n//5zAGUAZQAgAGgAdAB0AHAAOgAvAC8AYwBzAHUAbgBpAGMAbwBkAGUALgBlAHgAYQBtAHAAbABlAC8AcABhAHQAaAAgAG8AawAKAA==\n--XX\nContent-Type: text/plain; charset=UnicodeFFFE\nContent-Transfer-Encoding: base64\n\nAHMAZQBlACAAaAB0AHQAcAA6AC8ALwBmAGYAZgBlAC4AZQB4AGEAbQBwAGwAZQAvAHAAYQB0AGgAIABvAGsACg==\n--XX--\n";
+    let expected = [
+        "text/plain http://unicode.example/path",
+        "text/plain http://ucs2.example/path",
+        "text/plain http://csunicode.example/path",
+        "text/plain http://fffe.example/path",
+    ];
+    let walked = format!("From: a@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n{parts}");
+    assert_eq!(parts_and_uris(&walked), expected);
+    // A forwarded message is the parser's to read.
+    let parsed = format!("From: a@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"YY\"\n\n--YY\nContent-Type: message/rfc822\n\nFrom: b@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n{parts}--YY--\n");
+    assert_eq!(parts_and_uris(&parsed), expected);
+}
+
 /// A forwarded message sent quoted-printable, with a comment after the
 /// encoding's name (RFC 2045 allows one): it is decoded as without it, and
 /// a URI cut by a soft line break comes whole.

@@ -45,6 +45,27 @@ pub(super) fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
         .filter(|&e| e != UTF_8 && e != UTF_16LE && e != UTF_16BE)
 }
 
+/// Returns true if and only if text in the charset `label` names (any
+/// case, blanks around ignored) is the MIME parser's to convert, not ours
+/// (see `mime`): UTF-16 under any of its labels (`utf-16le`, `unicode`,
+/// `ucs-2`, `csUnicode`, `csutf16`…), UTF-7 (`utf-7`, `csutf7`) and UTF-32
+/// (`utf-32le`, `ucs-4`).
+/// Their text is not ASCII-compatible: read as sent, its URIs are lost.
+/// (`utf-7-imap`, the encoding of IMAP mailbox names, is no charset to the
+/// parser: its text is read as sent, where its ASCII is as it is.)
+pub(super) fn is_wide(label: &[u8]) -> bool {
+    let label = label.trim_ascii();
+    let starts = |prefix: &[u8]| {
+        label.len() >= prefix.len() && label[..prefix.len()].eq_ignore_ascii_case(prefix)
+    };
+    Encoding::for_label(label).is_some_and(|e| e == UTF_16LE || e == UTF_16BE)
+        || starts(b"csutf16")
+        || starts(b"utf-32")
+        || starts(b"ucs-4")
+        || label.eq_ignore_ascii_case(b"utf-7")
+        || label.eq_ignore_ascii_case(b"csutf7")
+}
+
 /// `text` converted from `encoding` to UTF-8, with the map from the
 /// converted text to `base` plus the offset of the bytes of `text` each
 /// byte came from; `None` when it reads the same without conversion: text
@@ -128,6 +149,38 @@ mod tests {
             b"x-nonsense",
         ] {
             assert_eq!(name(none), None, "{}", String::from_utf8_lossy(none));
+        }
+    }
+
+    #[test]
+    fn wide_charsets_are_utf_16_under_any_label_utf_7_and_utf_32() {
+        for wide in [
+            &b"utf-16"[..],
+            b"UTF-16LE",
+            b" utf-16be ",
+            b"unicode",
+            b"ucs-2",
+            b"csUnicode",
+            b"iso-10646-ucs-2",
+            b"unicodeFFFE",
+            b"csutf16le",
+            b"utf-7",
+            b"csUTF7",
+            b"utf-32",
+            b"utf-32le",
+            b"UCS-4",
+        ] {
+            assert!(is_wide(wide), "{}", String::from_utf8_lossy(wide));
+        }
+        for narrow in [
+            &b"utf-8"[..],
+            b"unicode-1-1-utf-8",
+            b"utf-7-imap",
+            b"iso-8859-1",
+            b"x-unknown",
+            b"",
+        ] {
+            assert!(!is_wide(narrow), "{}", String::from_utf8_lossy(narrow));
         }
     }
 

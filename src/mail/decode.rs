@@ -471,15 +471,7 @@ impl EncodedWord {
         }
         // RFC 2231 lets a language follow the charset: `us-ascii*en`.
         let charset = charset.split(|&b| b == b'*').next()?.to_ascii_lowercase();
-        let wide = [
-            &b"utf-16"[..],
-            b"utf-32",
-            b"utf-7",
-            b"ucs-2",
-            b"ucs-4",
-            b"unicode",
-        ];
-        if wide.iter().any(|w| charset.starts_with(w)) {
+        if charset::is_wide(&charset) {
             return None;
         }
         let text = if is_base64 {
@@ -606,6 +598,8 @@ mod tests {
         for raw in [
             &b"plain http://x.example/?a=1"[..],
             b"=?utf-16?b?AGgAdAB0AHA=?=",
+            b"=?unicode?b?aAB0AHQAcAA=?=",
+            b"=?UCS-4?b?AAAAaA==?=",
             b"=?utf-8?b?not*base64?=",
             b"=?utf-8?x?abc?=",
             b"=??q?abc?=",
@@ -614,6 +608,11 @@ mod tests {
         ] {
             assert_eq!(decode(raw), None, "{}", String::from_utf8_lossy(raw));
         }
+        // A UTF-8 label that starts like a UTF-16 one.
+        assert_eq!(
+            decode(b"=?unicode-1-1-utf-8?q?caf=C3=A9?=").unwrap(),
+            "café".as_bytes()
+        );
         // Blanks between a word and plain text stay.
         assert_eq!(decode(b"=?utf-8?q?a?= b =?utf-8?q?c?=").unwrap(), b"a b c");
     }

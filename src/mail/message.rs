@@ -977,10 +977,9 @@ impl<'m> Parts<'m, '_> {
                 (ctype, ct.subtype())
             }),
         );
-        let wide_charset = ct.and_then(|ct| ct.attribute("charset")).is_some_and(|c| {
-            let c = c.to_ascii_lowercase();
-            c.starts_with("utf-16") || c.starts_with("utf-32") || c == "utf-7"
-        });
+        let wide_charset = ct
+            .and_then(|ct| ct.attribute("charset"))
+            .is_some_and(|c| charset::is_wide(c.as_bytes()));
         if wide_charset {
             // Only the MIME parser's conversion makes it ASCII: placed at
             // the part's start.

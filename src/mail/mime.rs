@@ -24,6 +24,7 @@ use std::sync::LazyLock;
 
 use memchr::memmem;
 
+use super::charset;
 use super::header::{blank_comments, Coding, Head};
 
 /// The message as the MIME parser needs it: the MIME fields (`Content-*`,
@@ -208,18 +209,7 @@ fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
         memchr::memmem::find(content_type, b"charset").map(|p| v.start + lead(&copy[v.clone()]) + p)
     });
     if is_text {
-        let wide = charset.is_some_and(|at| {
-            let after = copy[at + "charset".len()..]
-                .iter()
-                .skip_while(|&&b| matches!(b, b'=' | b'"' | b' '))
-                .take(6)
-                .map(u8::to_ascii_lowercase)
-                .collect::<Vec<u8>>();
-            after.starts_with(b"utf-16")
-                || after.starts_with(b"utf-32")
-                || after.starts_with(b"utf-7")
-        });
-        if wide {
+        if charset.is_some_and(|at| names_wide_charset(&copy[at..])) {
             leave_encoding(copy, encoding, seen);
             return;
         }
@@ -233,6 +223,23 @@ fn hide_in_block(copy: &mut [u8], block: Block, seen: &mut Seen) {
     if let Some(at) = block.transfer_encoding {
         copy[at] = HIDDEN_FIELD;
     }
+}
+
+/// Returns true if and only if the parameter `param` starts with (a
+/// `charset`, `=`, a label quoted or not) names a wide charset
+/// ([`charset::is_wide`]).
+pub(super) fn names_wide_charset(param: &[u8]) -> bool {
+    let after = &param[param.len().min("charset".len())..];
+    let start = after
+        .iter()
+        .position(|b| !matches!(b, b'=' | b'"' | b' '))
+        .unwrap_or(after.len());
+    let label = &after[start..];
+    let end = label
+        .iter()
+        .position(|b| matches!(b, b'"' | b';' | b'(') || b.is_ascii_whitespace())
+        .unwrap_or(label.len());
+    charset::is_wide(&label[..end])
 }
 
 /// Leaves a part's `Content-Transfer-Encoding` (the value at `encoding`,

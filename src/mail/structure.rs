@@ -30,7 +30,7 @@ use encoding_rs::Encoding;
 
 use super::charset;
 use super::header::{Field, Head};
-use super::mime::{is_mime_field, CHARSET_NAMES};
+use super::mime::{is_mime_field, names_wide_charset, CHARSET_NAMES};
 
 #[cfg(test)]
 thread_local! {
@@ -279,18 +279,17 @@ impl Kind {
             // (`xext` is a text type the copy hides: see `mime`.) The copy
             // hides a text part's charset and type unless it names a wide
             // charset: the parser then converts it, and the walk leaves
-            // it. (The copy renames a value's first `charset` only. A
-            // value is short: a plain search of its bytes.)
-            static UTF: LazyLock<memmem::Finder<'static>> =
-                LazyLock::new(|| memmem::Finder::new(b"utf-"));
+            // it. (The copy renames a value's first `charset` only, and
+            // tells a wide one as the walk does here. A value is short: a
+            // plain search of its bytes.)
             static CHARSET: LazyLock<memmem::Finder<'static>> =
                 LazyLock::new(|| memmem::Finder::new(b"charset"));
             let value = field.value.to_ascii_lowercase();
-            let wide = UTF.find_iter(&value).any(|at| {
-                let width = &value[at + b"utf-".len()..];
-                width.starts_with(b"16") || width.starts_with(b"32") || width.starts_with(b"7")
-            });
-            if wide || CHARSET.find_iter(&value).nth(1).is_some() {
+            let mut charsets = CHARSET.find_iter(&value);
+            let wide = charsets
+                .next()
+                .is_some_and(|at| names_wide_charset(&value[at..]));
+            if wide || charsets.next().is_some() {
                 return None;
             }
             let html = ct.subtype.eq_ignore_ascii_case(b"html");
