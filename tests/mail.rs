@@ -281,6 +281,23 @@ fn text_in_utf_16_under_any_of_its_labels_is_converted() {
     assert_eq!(parts_and_uris(&parsed), expected);
 }
 
+/// A part with two `Content-Transfer-Encoding` fields (RFC 2045 allows
+/// one) is read by its first, a forwarded message as a text part: as
+/// Python's `email` reads them. Before, a forwarded message was read by
+/// its last (the MIME parser's choice), and its own quoted-printable text
+/// came out as written twice over (`caf=E9/x=3D1`).
+#[test]
+fn a_part_with_two_transfer_encodings_is_read_by_its_first() {
+    let message = "From: a@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n--XX\nContent-Type: message/rfc822\nContent-Transfer-Encoding: quoted-printable\nContent-Transfer-Encoding: 7bit\n\nFrom: c@example.org\nMIME-Version: 1.0\nContent-Type: text/plain; charset=3Diso-8859-1\nContent-Transfer-Encoding: quoted-printable\n\nsee http://a.example/caf=3DE9/x=3D3D=\n1 end\n--XX\nContent-Type: text/plain; charset=iso-8859-1\nContent-Transfer-Encoding: quoted-printable\nContent-Transfer-Encoding: 7bit\n\nlast http://b.example/d=E9j=E0=\nx\n--XX--\n";
+    assert_eq!(
+        parts_and_uris(message),
+        [
+            "text/plain http://a.example/caf%C3%A9/x=1",
+            "text/plain http://b.example/d%C3%A9j%C3%A0x",
+        ]
+    );
+}
+
 /// A forwarded message sent quoted-printable, with a comment after the
 /// encoding's name (RFC 2045 allows one): it is decoded as without it, and
 /// a URI cut by a soft line break comes whole.

@@ -95,7 +95,7 @@ fn mime_field_at(copy: &[u8], at: usize) -> Option<&'static [u8]> {
 }
 
 /// One header block's MIME fields: the value of its `Content-Type` and
-/// where its `Content-Transfer-Encoding` field starts.
+/// where its first `Content-Transfer-Encoding` field starts.
 #[derive(Default)]
 struct Block {
     /// Where the block's last field found starts.
@@ -105,7 +105,9 @@ struct Block {
 }
 
 /// Renames, in each header block of `copy`, the fields that would make
-/// the MIME parser decode (see the module docs).
+/// the MIME parser decode (see the module docs), and the block's
+/// `Content-Transfer-Encoding` fields after its first, whatever its part:
+/// a part is read by its first, ours as the parser's.
 ///
 /// No text part's fields are renamed after a forwarded message that is
 /// itself encoded (a `message/rfc822` part sent quoted-printable, which RFC
@@ -132,6 +134,11 @@ fn hide_decodings(copy: &mut [u8]) {
         b.last = at;
         if field == CONTENT_TYPE {
             b.content_type = Some(value(copy, at + CONTENT_TYPE.len()));
+        } else if b.transfer_encoding.is_some() {
+            // A block's first encoding is the one it is read by, as
+            // `Head::transfer_coding` reads it; the parser would read the
+            // last (RFC 2045 allows one).
+            copy[at] = HIDDEN_FIELD;
         } else {
             b.transfer_encoding = Some(at);
         }
