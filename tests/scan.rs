@@ -424,6 +424,38 @@ fn a_scheme_in_code_is_not_one() {
     );
 }
 
+/// Found by a black-box run over logs and `/etc`: a service named like a
+/// scheme and its port (`redis:6379`), an account line of `/etc/passwd`,
+/// `group` or `shadow` whose user is named like one (`man`, `_apt`), and
+/// a path in a list of them (`MANPATH`) are not URIs of the scheme. A
+/// number is still one for `oid`, and a `/` in prose is still `or`.
+#[test]
+fn ports_account_lines_and_path_lists_are_not_uris() {
+    t!(
+        "ERROR connecting to redis:6379: refused; mongodb:27017, smtp:25.\nREDIS: xmpp:5222",
+        []
+    );
+    t!(
+        "man:x:6:12:man:/var/cache/man:/usr/sbin/nologin\n_apt:x:42:65534::/nonexistent:/bin/false\nman:*:20228:0:99999:7:::\nnews::9:\nman:!:12",
+        []
+    );
+    t!(
+        "MANPATH=/usr/share/man:/usr/local/man PYTHONPATH=/srv/file:/srv/lib $HOME/man:$MANPATH",
+        []
+    );
+    t!(
+        "|oid:2| |redis://h:6379| an extension/|about:config| |man:ls(1)| |file:/srv/x| |urn:isbn:123|",
+        [
+            "oid:2",
+            "redis://h:6379",
+            "about:config",
+            "man:ls(1)",
+            "file:/srv/x",
+            "urn:isbn:123"
+        ]
+    );
+}
+
 /// Placeholders and certificate lines that look like a known scheme
 /// (issue 12, item 6) are not URIs of it; the real ones still are.
 #[test]

@@ -100,8 +100,9 @@ impl Scheme {
         }
         // Without `//`, a scheme after a variable's sigil or inside an
         // identifier is code: Rust macros' `$cap:tt` and `$dict:expr`, a C
-        // bit field's `mem_lvl_num:4`.
-        if !slashes && run > 0 && in_code(hay, run) {
+        // bit field's `mem_lvl_num:4`. Or it ends a path in a list of them
+        // ([`in_path_list`]).
+        if !slashes && run > 0 && (in_code(hay, run) || in_path_list(hay, run, colon)) {
             return Ok(None);
         }
         // A scheme glued to a digit is the end of a word (`04bb:0528`,
@@ -172,8 +173,44 @@ impl Scheme {
         if let Some(host) = authority_rule(name) {
             return slashes && (host == Host::MayBeEmpty || has_host(&rest[2..]));
         }
+        if !slashes && is_known(name) && is_port_or_account_fields(name, rest) {
+            return false;
+        }
         slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
     }
+}
+
+/// Returns true if and only if `rest`, after a known scheme `name` and
+/// its `:` without `//`, is what follows a host or account name that
+/// happens to be a scheme's name, not a URI of it:
+///
+/// - a port (`redis:6379`, `smtp:25`, `mongodb:27017`: a service and its
+///   port, in logs and configurations), a number alone, which no scheme
+///   but `oid` has for a URI (`tel:` and the like need their own shape);
+/// - the fields of an account line in `/etc/passwd`, `group` or `shadow`
+///   (`man:x:6:12:…`, `apt:*:20228:0:…`, `news::9:`): a password
+///   placeholder (`x`, `*`, `!`, `!!`, `!*` or none), `:` and a number.
+///
+/// *Judgement call:* both are read as a name and its fields whatever the
+/// scheme, so a scheme whose specification needs `//` is not required to
+/// be listed to be turned away there.
+fn is_port_or_account_fields(name: &[u8], rest: &[u8]) -> bool {
+    let port = !rest.is_empty() && rest.iter().all(u8::is_ascii_digit);
+    if port {
+        return !name.eq_ignore_ascii_case(b"oid");
+    }
+    let placeholder = rest
+        .iter()
+        .take(3)
+        .take_while(|&&b| matches!(b, b'x' | b'*' | b'!'))
+        .count();
+    let placeholder_ok = matches!(
+        &rest[..placeholder],
+        b"" | b"x" | b"*" | b"!" | b"!!" | b"!*"
+    );
+    placeholder_ok
+        && rest.get(placeholder) == Some(&b':')
+        && rest.get(placeholder + 1).is_some_and(u8::is_ascii_digit)
 }
 
 /// The schemes whose path is an address with an `@`, which may start
@@ -213,6 +250,15 @@ fn in_code(hay: &[u8], i: usize) -> bool {
         b'_' => i >= 2 && hay[i - 2].is_ascii_alphanumeric(),
         _ => false,
     }
+}
+
+/// Returns true if and only if the word at `run` (before the `:` at
+/// `colon`) ends a path in a list of them: it follows a `/`, and the next
+/// path or a variable follows the `:` (`MANPATH=/usr/share/man:/usr/local/man`,
+/// `PYTHONPATH=/srv/file:/srv/lib`, `$HOME/man:$MANPATH`). A `/` alone
+/// before a scheme is prose's `or` (`a Firefox extension/about:config`).
+fn in_path_list(hay: &[u8], run: usize, colon: usize) -> bool {
+    hay[run - 1] == b'/' && matches!(hay.get(colon + 1), Some(b'/' | b'$'))
 }
 
 /// Returns true if and only if the three bytes before `i` are a percent or
