@@ -63,11 +63,18 @@
 //!   links (an Atom `<link href>` or XHTML's `href` are links by their
 //!   vocabularies), so it gives only what its text holds, and no relative
 //!   reference is resolved.
-//! - **Links** must parse as URI references ([`UriRef`]), or as IRI
-//!   references, which are reported as the scanner reports an IRI in text
+//! - **Links** are read as a browser reads them: ASCII tabs and line
+//!   breaks removed, and the characters RFC 3986 allows nowhere but
+//!   browsers take (a space, `|`, `"`, …; a query's `[`) percent-encoded
+//!   (`<My File.md>` names `My%20File.md`). Then they must parse as URI
+//!   references ([`UriRef`]), or as IRI references, which are reported as
+//!   the scanner reports an IRI in text
 //!   ([`ScannerBuilder::iri`](crate::ScannerBuilder::iri): the URI it maps
 //!   to, with [`Found::iri`](crate::Found::iri) as written, by default);
-//!   one that is neither (spaces) is left out. An empty one is left out.
+//!   one that is neither (`%zz`, a template's braces) is left out, or
+//!   reported with its error when the scanner reports invalid candidates
+//!   ([`ScannerBuilder::report_invalid`](crate::ScannerBuilder::report_invalid)).
+//!   An empty one is left out.
 //!   An absolute one without `//` whose scheme the scanner does not know
 //!   is left out, as in the text (unless
 //!   [`ScannerBuilder::any_scheme`](crate::ScannerBuilder::any_scheme)):
@@ -91,6 +98,7 @@ mod man;
 mod markdown;
 mod xml;
 
+use std::borrow::Cow;
 use std::ffi::OsStr;
 use std::io;
 
@@ -339,8 +347,31 @@ pub fn find_links(
     let uri_base = uri_base.as_deref().and_then(|b| UriRef::parse(b).ok());
     let mut out = DocLinks::default();
     for r in &reading.refs {
-        let Some((text, iri)) = scanner.parse_named(&r.value) else {
+        let value = as_browsers_read(&r.value);
+        if value.is_empty() {
             continue;
+        }
+        let (text, iri) = match scanner.parse_named(&value) {
+            Ok(parsed) => parsed,
+            Err(error) => {
+                if scanner.reports_invalid() {
+                    let (line, column) = lines.position(r.source.start);
+                    out.links.push(Link {
+                        found: Found::named(
+                            value.into_owned(),
+                            None,
+                            Some(error),
+                            r.source,
+                            line,
+                            column,
+                        ),
+                        resolved: None,
+                        in_code: false,
+                        from_markup: true,
+                    });
+                }
+                continue;
+            }
         };
         let Ok(iri_ref) = IriRef::parse(&text) else {
             continue;
@@ -349,7 +380,7 @@ pub fn find_links(
         let Ok(reference) = UriRef::parse(&uri) else {
             continue;
         };
-        if r.value.is_empty() || !scanner.takes_scheme_of(&reference) {
+        if !scanner.takes_scheme_of(&reference) {
             continue;
         }
         let resolved = match reference.is_relative() {
@@ -359,7 +390,7 @@ pub fn find_links(
         };
         let (line, column) = lines.position(r.source.start);
         out.links.push(Link {
-            found: Found::named(text, iri, r.source, line, column),
+            found: Found::named(text, iri, None, r.source, line, column),
             resolved,
             in_code: false,
             from_markup: true,
@@ -381,6 +412,60 @@ pub fn find_links(
     let _ = scanner.scan_slice(&reading.text, &mut found);
     out.links.sort_by_key(|l| (l.span().start, !l.from_markup));
     out
+}
+
+/// A link's value as a browser reads it before it parses it (the WHATWG
+/// URL Standard), made a URI-reference where that is all it lacks: ASCII
+/// tabs and line breaks removed (`href="https://a.example/docs/\n  page"`),
+/// and the characters that RFC 3986 allows nowhere but browsers take,
+/// percent-encoded: space (CommonMark's `[d](<My File.md>)`, rendered
+/// `My%20File.md`), `"`, `<`, `>`, `` ` ``, `|` (`?family=Roboto|Open+Sans`),
+/// `^`, and C0 controls and DEL; `[` and `]` too, past the first `?` or
+/// `#` (a query's `a[]=1`), where no IP literal stands. What stays
+/// invalid (`%zz`, `\`, braces) is left as written, for the parser to
+/// refuse.
+///
+/// *Judgement calls:* a link in markup is the URI a browser follows, and
+/// a link checker needs that one; a URI in plain text is taken as
+/// written, bounded by the characters this makes up for. Braces are not
+/// encoded, though browsers encode them: a link holding them is a
+/// template's (`{{version}}`, RFC 6570's `/users/{id}`), not one to
+/// follow.
+fn as_browsers_read(value: &str) -> Cow<'_, str> {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let encoded = |b: u8, in_query: bool| {
+        matches!(b, b' ' | b'"' | b'<' | b'>' | b'`' | b'|' | b'^' | 0x7F)
+            || b.is_ascii_control()
+            || in_query && matches!(b, b'[' | b']')
+    };
+    let removed = |b: u8| matches!(b, b'\t' | b'\n' | b'\r');
+    let mut in_query = false;
+    let untouched = value.bytes().all(|b| {
+        in_query |= matches!(b, b'?' | b'#');
+        !encoded(b, in_query) && !removed(b)
+    });
+    if untouched {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len() + 8);
+    in_query = false;
+    for c in value.chars() {
+        // Only ASCII is removed or encoded (an IRI's characters are the
+        // parser's to map).
+        let b = if c.is_ascii() { c as u8 } else { b'a' };
+        in_query |= matches!(b, b'?' | b'#');
+        if removed(b) {
+            continue;
+        }
+        if encoded(b, in_query) {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xF)]));
+        } else {
+            out.push(c);
+        }
+    }
+    Cow::Owned(out)
 }
 
 /// Returns true if and only if `start`, the start of a file, looks like
@@ -496,6 +581,73 @@ mod tests {
             .collect()
     }
 
+    /// Found by a black-box run: links with a space (CommonMark's `<…>`
+    /// form), `|` (Google Fonts' families), a query's `[]` or a line break
+    /// (a wrapped `href`) were left out; browsers follow them encoded.
+    #[test]
+    fn a_link_is_read_as_a_browser_reads_it() {
+        let html = "<a href=\"https://f.example/css?family=Roboto|Open+Sans\">f</a>\n\
+                    <a href=\"docs/My File.html\">d</a> <a href=\"/s?a[]=1\">q</a>\n\
+                    <a href=\"https://a.example/docs/\n  page.html\">w</a>\n\
+                    <a href=\"http://[::1]/x\">v6</a> <a href=\"/{{version}}/x\">t</a>";
+        assert_eq!(
+            links(DocKind::Html, html, None),
+            [
+                (
+                    "https://f.example/css?family=Roboto%7COpen+Sans".into(),
+                    1,
+                    10
+                ),
+                ("docs/My%20File.html".into(), 2, 10),
+                ("/s?a%5B%5D=1".into(), 2, 44),
+                ("https://a.example/docs/%20%20page.html".into(), 3, 10),
+                ("http://[::1]/x".into(), 5, 10),
+            ]
+        );
+        let md = "[d](<docs/My File.md>) [c](https://c.example/a^b)\n";
+        assert_eq!(
+            links(DocKind::Markdown, md, Some("https://x.example/r/README.md")),
+            [
+                ("https://x.example/r/docs/My%20File.md".into(), 1, 6),
+                ("https://c.example/a%5Eb".into(), 1, 28),
+            ]
+        );
+    }
+
+    /// `--invalid` reports a link that still fails, with its error, where
+    /// it is written; without it, the link is left out.
+    #[test]
+    fn an_invalid_link_is_reported_with_its_error_when_asked() {
+        let html = "<a href=\"https://a.example/%zz\">p</a> <a href=\"ok.html\">o</a>";
+        let invalid = Scanner::builder().report_invalid(true).build();
+        let found: Vec<_> = find_links(&invalid, DocKind::Html, html.as_bytes(), None)
+            .into_links()
+            .into_iter()
+            .map(|l| {
+                (
+                    l.uri().to_string(),
+                    l.column(),
+                    l.found().error().map(|e| e.to_string()),
+                )
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [
+                (
+                    "https://a.example/%zz".into(),
+                    10,
+                    Some("invalid percent-encoding at byte 18".into())
+                ),
+                ("ok.html".into(), 48, None),
+            ]
+        );
+        assert_eq!(
+            links(DocKind::Html, html, None),
+            [("ok.html".into(), 1, 48)]
+        );
+    }
+
     #[test]
     fn an_embedded_base_wins_and_is_itself_resolved() {
         let html = "<base href=\"/v2/\">\n<a href=\"x.html\">https://t.example/</a>";
@@ -566,7 +718,7 @@ mod tests {
     #[test]
     fn an_iri_destination_is_reported_as_the_scanner_reports_an_iri() {
         let md = "[東京](https://ja.wikipedia.org/wiki/東京) [p](ページ.md)\n\
-                  <a href=\"https://例え.jp/ü\">x</a> [bad](<a b>)\n";
+                  <a href=\"https://例え.jp/ü\">x</a> [bad](<a%zz>)\n";
         let base = IriRef::parse("https://d.example/").unwrap();
         let found = |scanner: &Scanner| -> Vec<(String, Option<String>)> {
             find_links(scanner, DocKind::Markdown, md.as_bytes(), Some(&base))

@@ -317,11 +317,14 @@ impl<'h> Found<'h> {
 impl Found<'_> {
     /// A URI that markup names (a document's `href`): bounded by nothing,
     /// neither wrapped nor joined, at `span`, `line` and `column`; `iri`,
-    /// the IRI as written when `text` was mapped from one.
+    /// the IRI as written when `text` was mapped from one; `error`, the
+    /// parser's, for a reference reported though it is neither
+    /// ([`ScannerBuilder::report_invalid`]).
     #[cfg(feature = "docs")]
     pub(crate) fn named(
         text: String,
         iri: Option<String>,
+        error: Option<ParseError>,
         span: Span,
         line: u64,
         column: u64,
@@ -336,7 +339,7 @@ impl Found<'_> {
             wrapped: false,
             url_prefix: false,
             hyphen_break: false,
-            error: None,
+            error,
             mail: None,
         }
     }
@@ -579,11 +582,19 @@ impl Scanner {
     /// A reference that markup names (a document's `href`), read as a
     /// candidate's text is: a URI-reference, or an IRI-reference reported
     /// as [`ScannerBuilder::iri`] says. The text to report, and the IRI as
-    /// written when the reference is one; `None` when it is neither.
+    /// written when the reference is one; the parser's error when it is
+    /// neither.
     #[cfg(feature = "docs")]
-    pub(crate) fn parse_named(&self, text: &str) -> Option<(String, Option<String>)> {
-        let valid = candidate::parse(text.as_bytes(), self.config.iri).ok()?;
-        Some((valid.text.into_owned(), valid.iri.map(Cow::into_owned)))
+    pub(crate) fn parse_named(&self, text: &str) -> Result<(String, Option<String>), ParseError> {
+        let valid = candidate::parse(text.as_bytes(), self.config.iri)?;
+        Ok((valid.text.into_owned(), valid.iri.map(Cow::into_owned)))
+    }
+
+    /// Returns true if and only if candidates that fail validation are
+    /// reported too, with their error ([`ScannerBuilder::report_invalid`]).
+    #[cfg(feature = "docs")]
+    pub(crate) fn reports_invalid(&self) -> bool {
+        self.config.report_invalid
     }
 
     /// Returns true if and only if IRIs are reported as written
