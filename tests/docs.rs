@@ -244,6 +244,29 @@ fn rustdoc_paths_as_destinations_come_only_with_any_scheme() {
     );
 }
 
+/// Found in serde_json's README (`[crates.io]:
+/// https://crates.io/crates/serde\_json`): a Markdown destination written
+/// with an escape or a reference is placed where it is written, escapes
+/// and references included (it was an empty span at its link's start).
+#[test]
+fn escaped_markdown_destinations_are_placed_as_written() {
+    let d = Dir::new();
+    let md = "[a]: https://crates.io/crates/serde\\_json\n\n\
+              [wrapped\ntext](https://a.example/a\\_b) [c](https://c.example/?x=1&amp;y=2)\n";
+    d.create("notes.md", md);
+    let places: Vec<[u64; 4]> = d
+        .command()
+        .args(["--json", "notes.md"])
+        .stdout()
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            ["line", "column", "start", "end"].map(|k| v[k].as_u64().unwrap())
+        })
+        .collect();
+    assert_eq!(places, [[1, 6, 5, 41], [4, 7, 58, 80], [4, 35, 86, 116]]);
+}
+
 /// Found by a black-box review: a sitemap's `&amp;` stayed in its URIs,
 /// and a feed's `&#38;` made a fragment of the rest of a query. XML is read with its references decoded, but in comments
 /// and CDATA sections, as XML reads them; positions are the file's.

@@ -46,7 +46,7 @@ pub(crate) fn read(md: &[u8]) -> Reading {
     for (_, def) in parser.reference_definitions().iter() {
         let at = memchr::memmem::find(&reader.src[def.span.clone()], b"]:")
             .map_or(def.span.start, |p| def.span.start + p + 2);
-        let source = destination(reader.src, at..def.span.end, &def.dest);
+        let source = destination(reader.src, at..def.span.end, &def.dest, [at]);
         reader.out.refs.push(Reference {
             value: def.dest.to_string(),
             source,
@@ -166,7 +166,14 @@ impl Reader<'_> {
                 ..
             } => {
                 let source = match link_type {
-                    LinkType::Inline => Some(destination(self.src, range.clone(), &dest_url)),
+                    LinkType::Inline => {
+                        // The text may hold a `](` too (an image in a
+                        // link): the destination follows the last that fits.
+                        let start = range.start;
+                        let after = memchr::memmem::rfind_iter(&self.src[range.clone()], b"](")
+                            .map(move |p| start + p + 2);
+                        Some(destination(self.src, range.clone(), &dest_url, after))
+                    }
                     LinkType::Autolink => Some(Span::new(range.start + 1, range.end - 1)),
                     // A reference link's destination is its definition's,
                     // named there; an e-mail autolink is an address.
@@ -231,13 +238,110 @@ impl Reader<'_> {
 }
 
 /// Where the destination `dest` of the link or definition written at
-/// `range` stands: its last occurrence there as written, else (escapes or
-/// entities changed it) the start of `range`.
-fn destination(src: &[u8], range: Range<usize>, dest: &str) -> Span {
-    match memchr::memmem::rfind(&src[range.clone()], dest.as_bytes()) {
-        Some(p) if !dest.is_empty() => Span::new(range.start + p, range.start + p + dest.len()),
-        _ => Span::new(range.start, range.start),
+/// `range` stands in `src`, always a span within `range`:
+///
+/// - the last occurrence of `dest` there, byte for byte, if any;
+/// - else the destination written after the first of `starts` (each just
+///   past a link's `](` or a definition's `]:`) where the one written
+///   decodes to `dest` (see [`decodes_to`]): the bytes as written, escapes
+///   and references included, the `<` and `>` of its `<...>` form not;
+/// - else an empty span at the start of `range`.
+fn destination(
+    src: &[u8],
+    range: Range<usize>,
+    dest: &str,
+    starts: impl IntoIterator<Item = usize>,
+) -> Span {
+    if let Some(p) = memchr::memmem::rfind(&src[range.clone()], dest.as_bytes()) {
+        if !dest.is_empty() {
+            return Span::new(range.start + p, range.start + p + dest.len());
+        }
     }
+    starts
+        .into_iter()
+        .filter_map(|at| written_destination(&src[..range.end], at))
+        .find(|w| decodes_to(&src[w.token.clone()], dest))
+        .map_or(Span::new(range.start, range.start), |w| {
+            Span::new(w.inner.start, w.inner.end)
+        })
+}
+
+/// A link destination as written: `token` as it is, `inner` without its
+/// `<` and `>`.
+struct Written {
+    token: Range<usize>,
+    inner: Range<usize>,
+}
+
+/// The destination written in `src` after `at` and blanks (spaces and
+/// tabs, with one line end at most), as CommonMark reads one: `<...>` on
+/// one line with no unescaped `<` or `>` inside, or bare, up to a blank,
+/// a control character or the `)` that balances (a backslash escapes a
+/// parenthesis); `None` where none is.
+fn written_destination(src: &[u8], at: usize) -> Option<Written> {
+    let blanks = |i: usize| {
+        i + src[i..]
+            .iter()
+            .take_while(|&&b| b == b' ' || b == b'\t')
+            .count()
+    };
+    let mut i = blanks(at);
+    i = blanks(match src[i..] {
+        [b'\r', b'\n', ..] => i + 2,
+        [b'\r' | b'\n', ..] => i + 1,
+        _ => i,
+    });
+    let start = i;
+    let escape = |i: usize| src[i] == b'\\' && src.get(i + 1).is_some_and(u8::is_ascii_punctuation);
+    if src.get(i) == Some(&b'<') {
+        i += 1;
+        while i < src.len() {
+            match src[i] {
+                b'\n' | b'\r' | b'<' => return None,
+                b'>' => {
+                    return Some(Written {
+                        token: start..i + 1,
+                        inner: start + 1..i,
+                    })
+                }
+                _ if escape(i) => i += 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        return None;
+    }
+    let mut depth = 0usize;
+    while i < src.len() {
+        match src[i] {
+            0..=b' ' => break,
+            b'(' => depth += 1,
+            b')' if depth == 0 => break,
+            b')' => depth -= 1,
+            _ if escape(i) => i += 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    (depth == 0).then_some(Written {
+        token: start..i,
+        inner: start..i,
+    })
+}
+
+/// Returns true if and only if pulldown-cmark decodes the destination
+/// `written` (`<...>` or bare, with backslash escapes and character
+/// references) to `dest`: it is read as the destination of a link of its
+/// own, so it is decoded as the document's was. A document is parsed for
+/// each call, but only destinations not written as they read get here.
+fn decodes_to(written: &[u8], dest: &str) -> bool {
+    let Ok(written) = std::str::from_utf8(written) else {
+        return false;
+    };
+    let link = format!("[x]({written})");
+    Parser::new(&link).any(
+        |event| matches!(event, Event::Start(Tag::Link { dest_url, .. }) if *dest_url == *dest),
+    )
 }
 
 /// The source of a code span's text: inside its backticks, where `code`
@@ -276,6 +380,61 @@ mod tests {
                 ("https://auto.example/x", "https://auto.example/x"),
                 ("https://ref.example/a", "https://ref.example/a"),
                 ("img/logo.png", "img/logo.png"),
+            ]
+        );
+    }
+
+    /// The decoded destinations of `md`'s references, each with its
+    /// source as written.
+    fn written(md: &str) -> Vec<(String, &str)> {
+        let mut refs: Vec<(String, &str)> = read(md.as_bytes())
+            .refs
+            .into_iter()
+            .map(|x| (x.value, &md[x.source.start..x.source.end]))
+            .collect();
+        refs.sort();
+        refs
+    }
+
+    /// Found in serde_json's README (`[crates.io]:
+    /// https://crates.io/crates/serde\_json`): a destination written with
+    /// an escape or a reference was placed as an empty span at the start
+    /// of its link.
+    #[test]
+    fn escaped_destinations_are_placed_as_written() {
+        let md = "[a]: https://crates.io/crates/serde\\_json\n\n\
+                  [wrapped\ntext](https://a.example/a\\_b) [c](https://c.example/?x=1&amp;y=2)\n\
+                  ![i](<img/a\\>b&#95;c.png> \"t\") [![b](https://img.example/b\\_1.svg)](https://x.example/x\\_y)\n\
+                  [p](https://p.example/V8_\\(JS\\)) [q](https://q.example/a\\\\b) [r][d] <https://auto.example/a&amp;b>\n\n\
+                  [d]:\n  <https://d.example/&lowbar;>\n";
+        assert_eq!(
+            written(md),
+            [
+                ("https://a.example/a_b".into(), "https://a.example/a\\_b"),
+                (
+                    "https://auto.example/a&amp;b".into(),
+                    "https://auto.example/a&amp;b"
+                ),
+                (
+                    "https://c.example/?x=1&y=2".into(),
+                    "https://c.example/?x=1&amp;y=2"
+                ),
+                (
+                    "https://crates.io/crates/serde_json".into(),
+                    "https://crates.io/crates/serde\\_json"
+                ),
+                ("https://d.example/_".into(), "https://d.example/&lowbar;"),
+                (
+                    "https://img.example/b_1.svg".into(),
+                    "https://img.example/b\\_1.svg"
+                ),
+                (
+                    "https://p.example/V8_(JS)".into(),
+                    "https://p.example/V8_\\(JS\\)"
+                ),
+                ("https://q.example/a\\b".into(), "https://q.example/a\\\\b"),
+                ("https://x.example/x_y".into(), "https://x.example/x\\_y"),
+                ("img/a>b_c.png".into(), "img/a\\>b&#95;c.png"),
             ]
         );
     }

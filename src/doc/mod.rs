@@ -50,9 +50,10 @@
 //!   autolinks are links; e-mail autolinks are not. The text is scanned
 //!   with backslash escapes and entities undone (`serde\_json`); code spans
 //!   and code blocks are code. HTML blocks and inline HTML are read as
-//!   HTML. *Judgement call:* a destination is placed where it is written
-//!   as the parser gives it; one that escapes or entities changed is placed
-//!   at the start of its link.
+//!   HTML. A destination is placed where it is written, escapes and
+//!   entities included (`serde\_json`); one not found so (a title holding
+//!   it first, a block quote's `>` before it) is placed at the start of
+//!   its link.
 //! - **Man pages**: roff escapes are read as roff does before the text is
 //!   scanned (see the `man` reader: `\-` is `-`, `\&` is nothing, font
 //!   changes are nothing, …).
