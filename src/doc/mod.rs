@@ -67,15 +67,21 @@
 //! - **Links** are read as a browser reads them: ASCII tabs and line
 //!   breaks removed, and the characters RFC 3986 allows nowhere but
 //!   browsers take (a space, `|`, `"`, …; a query's `[`) percent-encoded
-//!   (`<My File.md>` names `My%20File.md`). Then they must parse as URI
+//!   (`<My File.md>` names `My%20File.md`); braces, `<` and `>` are left,
+//!   as a template's or a type's. Then they must parse as URI
 //!   references ([`UriRef`]), or as IRI references, which are reported as
 //!   the scanner reports an IRI in text
 //!   ([`ScannerBuilder::iri`](crate::ScannerBuilder::iri): the URI it maps
 //!   to, with [`Found::iri`](crate::Found::iri) as written, by default);
 //!   one that is neither (`%zz`, a template's braces) is left out, or
-//!   reported with its error when the scanner reports invalid candidates
-//!   ([`ScannerBuilder::report_invalid`](crate::ScannerBuilder::report_invalid)).
-//!   An empty one is left out.
+//!   reported as written with its error when the scanner reports invalid
+//!   candidates
+//!   ([`ScannerBuilder::report_invalid`](crate::ScannerBuilder::report_invalid))
+//!   and its scheme is one a valid link could have (the rules below; no
+//!   scheme is a relative reference's, shown as relative ones are). A
+//!   URI found in a link's label that is the link cut where the link holds
+//!   what browsers encode (`[https://a.example/a^b](https://a.example/a^b)`)
+//!   is the link, reported once. An empty one is left out.
 //!   An absolute one without `//` whose scheme the scanner does not know
 //!   is left out, as in the text (unless
 //!   [`ScannerBuilder::any_scheme`](crate::ScannerBuilder::any_scheme)):
@@ -230,7 +236,9 @@ impl Link {
         self.resolved.as_deref().unwrap_or(self.written())
     }
 
-    /// The reference as written, decoded (character references, escapes).
+    /// The reference as written, decoded (character references, escapes),
+    /// and as a browser reads it (a space percent-encoded: see
+    /// [`find_links`]); as written alone for one reported invalid.
     pub fn written(&self) -> &str {
         self.found.as_str()
     }
@@ -250,9 +258,10 @@ impl Link {
         self.resolved.as_deref()
     }
 
-    /// Returns true if and only if the reference as written has no scheme.
+    /// Returns true if and only if the reference as written has no scheme
+    /// (a link reported invalid too: see [`find_links`]).
     pub fn is_relative(&self) -> bool {
-        IriRef::parse(self.written()).is_ok_and(|u| u.is_relative())
+        crate::uri::scheme_end(self.written().as_bytes()).is_none()
     }
 
     /// Returns true if and only if the reference as written is a fragment
@@ -354,14 +363,19 @@ pub fn find_links(
         }
         let (text, iri) = match scanner.parse_named(&value) {
             Ok(parsed) => parsed,
-            Err(error) => {
-                if scanner.reports_invalid() {
+            Err(_) => {
+                // Reported as written, with the error of what was written,
+                // when its scheme is one a valid link's could be.
+                let written = r.value.trim();
+                let scheme_ok = scanner.takes_scheme_written(written);
+                if scanner.reports_invalid() && scheme_ok {
+                    let error = scanner.parse_named(written).err();
                     let (line, column) = lines.position(r.source.start);
                     out.links.push(Link {
                         found: Found::named(
-                            value.into_owned(),
+                            written.to_string(),
                             None,
-                            Some(error),
+                            error,
                             r.source,
                             line,
                             column,
@@ -416,29 +430,27 @@ pub fn find_links(
 }
 
 /// A link's value as a browser reads it before it parses it (the WHATWG
-/// URL Standard), made a URI-reference where that is all it lacks: ASCII
-/// tabs and line breaks removed (`href="https://a.example/docs/\n  page"`),
-/// and the characters that RFC 3986 allows nowhere but browsers take,
-/// percent-encoded: space (CommonMark's `[d](<My File.md>)`, rendered
-/// `My%20File.md`), `"`, `<`, `>`, `` ` ``, `|` (`?family=Roboto|Open+Sans`),
-/// `^`, and C0 controls and DEL; `[` and `]` too, past the first `?` or
-/// `#` (a query's `a[]=1`), where no IP literal stands. What stays
-/// invalid (`%zz`, `\`, braces) is left as written, for the parser to
-/// refuse.
+/// URL Standard), made a URI-reference where that is all it lacks: blanks
+/// and controls around it removed, ASCII tabs and line breaks in it too
+/// (`href="https://a.example/docs/\n  page"`), and the characters that RFC
+/// 3986 allows nowhere but browsers take, percent-encoded: space
+/// (CommonMark's `[d](<My File.md>)`, rendered `My%20File.md`), `"`,
+/// `` ` ``, `|` (`?family=Roboto|Open+Sans`), `^`, and C0 controls and
+/// DEL; `[` and `]` too, past the first `?` or `#` (a query's `a[]=1`),
+/// where no IP literal stands. What stays invalid (`%zz`, `\`, braces,
+/// `<` and `>`) is left as written, for the parser to refuse.
 ///
 /// *Judgement calls:* a link in markup is the URI a browser follows, and
 /// a link checker needs that one; a URI in plain text is taken as
-/// written, bounded by the characters this makes up for. Braces are not
-/// encoded, though browsers encode them: a link holding them is a
-/// template's (`{{version}}`, RFC 6570's `/users/{id}`), not one to
-/// follow.
+/// written, bounded by the characters this makes up for. Braces, `<` and
+/// `>` are not encoded, though browsers encode them: a link holding them
+/// is a template's (`{{version}}`, RFC 6570's `/users/{id}`, ERB's `<%=
+/// url %>`) or a type's (a rustdoc path, `Vec<T>`), not one to follow.
 fn as_browsers_read(value: &str) -> Cow<'_, str> {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
-    let encoded = |b: u8, in_query: bool| {
-        matches!(b, b' ' | b'"' | b'<' | b'>' | b'`' | b'|' | b'^' | 0x7F)
-            || b.is_ascii_control()
-            || in_query && matches!(b, b'[' | b']')
-    };
+    let value = value.trim_matches(|c: char| c <= ' ');
+    let encoded =
+        |b: u8, in_query: bool| browser_encodes(b) || in_query && matches!(b, b'[' | b']');
     let removed = |b: u8| matches!(b, b'\t' | b'\n' | b'\r');
     let mut in_query = false;
     let untouched = value.bytes().all(|b| {
@@ -467,6 +479,23 @@ fn as_browsers_read(value: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Returns true if and only if a browser percent-encodes the byte `b`
+/// wherever it stands in a link, where RFC 3986 allows it nowhere (see
+/// [`as_browsers_read`]).
+fn browser_encodes(b: u8) -> bool {
+    matches!(b, b' ' | b'"' | b'`' | b'|' | b'^' | 0x7F) || b.is_ascii_control()
+}
+
+/// Returns true if and only if the URI `uri`, found in the text of a
+/// link's label, is the link whose value is `value`: the same, or cut
+/// where the link holds what a browser encodes (`https://a.example/a^b`
+/// in the text gives `https://a.example/a`).
+fn is_the_link(uri: &str, value: &str) -> bool {
+    value
+        .strip_prefix(uri)
+        .is_some_and(|rest| rest.bytes().next().is_none_or(browser_encodes))
 }
 
 /// Returns true if and only if `start`, the start of a file, looks like
@@ -520,7 +549,7 @@ impl Sink for &mut InText<'_> {
         let is_its_label = last_before
             .checked_sub(1)
             .map(|i| self.labels[i])
-            .is_some_and(|(l, value)| at.end <= l.end && value == f.as_str());
+            .is_some_and(|(l, value)| at.end <= l.end && is_the_link(f.as_str(), value));
         if is_its_label {
             return Ok(true);
         }
@@ -619,7 +648,8 @@ mod tests {
     /// it is written; without it, the link is left out.
     #[test]
     fn an_invalid_link_is_reported_with_its_error_when_asked() {
-        let html = "<a href=\"https://a.example/%zz\">p</a> <a href=\"ok.html\">o</a>";
+        let html = "<a href=\"https://a.example/%zz\">p</a> <a href=\"ok.html\">o</a>\n\
+                    <a href=\"{{ url_for('x') }}\">t</a> <a href=\"alloc::vec::Vec<T>\">v</a>";
         let invalid = Scanner::builder().report_invalid(true).build();
         let found: Vec<_> = find_links(&invalid, DocKind::Html, html.as_bytes(), None)
             .into_links()
@@ -627,25 +657,50 @@ mod tests {
             .map(|l| {
                 (
                     l.uri().to_string(),
+                    l.is_relative(),
                     l.column(),
                     l.found().error().map(|e| e.to_string()),
                 )
             })
             .collect();
+        // Each as written, the template relative (shown as relative links
+        // are: not without `--relative`), the rustdoc path's unknown
+        // scheme left out as a valid one's would be.
         assert_eq!(
             found,
             [
                 (
                     "https://a.example/%zz".into(),
+                    false,
                     10,
                     Some("invalid percent-encoding at byte 18".into())
                 ),
-                ("ok.html".into(), 48, None),
+                ("ok.html".into(), true, 48, None),
+                (
+                    "{{ url_for('x') }}".into(),
+                    true,
+                    10,
+                    Some("invalid character in path at byte 0".into())
+                ),
             ]
         );
         assert_eq!(
             links(DocKind::Html, html, None),
             [("ok.html".into(), 1, 48)]
+        );
+    }
+
+    /// Found by the code review: a link cut in its own label by what a
+    /// browser encodes came twice, and blanks inside `<…>` were encoded.
+    #[test]
+    fn a_link_cut_in_its_label_comes_once_and_blanks_around_it_go() {
+        let md = "[https://c.example/a^b](https://c.example/a^b) [a](< https://x.example/ >)\n";
+        assert_eq!(
+            links(DocKind::Markdown, md, None),
+            [
+                ("https://c.example/a%5Eb".into(), 1, 25),
+                ("https://x.example/".into(), 1, 53),
+            ]
         );
     }
 

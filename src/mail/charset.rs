@@ -48,8 +48,9 @@ pub(super) fn encoding_for(label: &[u8]) -> Option<&'static Encoding> {
 /// Returns true if and only if text in the charset `label` names (any
 /// case, blanks around ignored) is the MIME parser's to convert, not ours
 /// (see `mime`): UTF-16 under any of its labels (`utf-16le`, `unicode`,
-/// `ucs-2`, `csUnicode`, `csutf16`…), UTF-7 (`utf-7`, `csutf7`) and UTF-32
-/// (`utf-32le`, `ucs-4`).
+/// `ucs-2`, `csUnicode`, `csutf16`…) and UTF-7 (`utf-7`, `csutf7`); and
+/// UTF-32 (`utf-32le`, `ucs-4`), which neither reads (its URIs are lost
+/// either way: it is left to the parser, as it always was).
 /// Their text is not ASCII-compatible: read as sent, its URIs are lost.
 /// (`utf-7-imap`, the encoding of IMAP mailbox names, is no charset to the
 /// parser: its text is read as sent, where its ASCII is as it is.)

@@ -224,8 +224,8 @@ fn has_blank_line(value: &[u8]) -> bool {
 
 /// Returns true if `head` holds at most one `Content-Type` and one
 /// `Content-Transfer-Encoding` field, hidden or not (with two, which one
-/// the parser heeds, and which one the copy it is given hides, are its
-/// own).
+/// the parser heeds is its own; the copy it is given keeps a block's
+/// first encoding only, see `mime`).
 fn has_one_of_each(head: &Head<'_>) -> bool {
     let count = |rest_of_name: &[u8]| {
         head.fields

@@ -90,7 +90,12 @@
 //!    `;phone-context=`, `info:` a `namespace/`, `tag:` an
 //!    `authority,date:`; `message:`, `session:`, `service:` and a few others
 //!    count only with `//`). A scheme followed by whitespace (`News: …`) is
-//!    never a URI; neither is `URL:` itself. A scheme glued to a digit is
+//!    never a URI; neither is `URL:` itself. *Judgement call:* a known
+//!    scheme's name followed by a number is a service and its port
+//!    (`redis:6379`; but `oid:2`, `facetime:14085551234`), followed by an
+//!    account line's fields a user (`man:x:6:12:…` in `/etc/passwd`), and
+//!    after a `/` and before the next path or a variable the end of a path
+//!    in a list (`MANPATH=/usr/share/man:/usr/local/man`). A scheme glued to a digit is
 //!    the end of a word (`04bb:0528`, `1abc://foo`), unless the digit ends
 //!    an escape (`=A0https://…`: quoted-printable read undecoded).
 //! 6. **Validation.** Every candidate is parsed by [`UriRef`]; an invalid
@@ -494,7 +499,8 @@ impl ScannerBuilder {
     }
 
     /// When true, bare and quoted candidates that fail the parser are
-    /// reported too, with [`Found::error`] set. Default false.
+    /// reported too, with [`Found::error`] set (and, with the `docs`
+    /// feature, a document's links that fail it). Default false.
     pub fn report_invalid(&mut self, yes: bool) -> &mut Self {
         self.report_invalid = yes;
         self
@@ -629,6 +635,21 @@ impl Scanner {
                     || schemes::is_known(scheme.as_bytes())
             }
         }
+    }
+
+    /// Returns true if and only if this scanner takes the scheme that
+    /// `written`, a reference that does not parse, starts with, as
+    /// [`Scanner::takes_scheme_of`] takes a parsed one's: none (a
+    /// relative reference), or one followed by `//`, or a known one, or
+    /// any with [`ScannerBuilder::any_scheme`].
+    #[cfg(feature = "docs")]
+    pub(crate) fn takes_scheme_written(&self, written: &str) -> bool {
+        let Some(colon) = crate::uri::scheme_end(written.as_bytes()) else {
+            return true;
+        };
+        written[colon + 1..].starts_with("//")
+            || self.config.any_scheme
+            || schemes::is_known(&written.as_bytes()[..colon])
     }
 
     /// A builder, to configure a scanner.

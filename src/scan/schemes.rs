@@ -173,7 +173,7 @@ impl Scheme {
         if let Some(host) = authority_rule(name) {
             return slashes && (host == Host::MayBeEmpty || has_host(&rest[2..]));
         }
-        if !slashes && is_known(name) && is_port_or_account_fields(name, rest) {
+        if !slashes && is_port_or_account_fields(name, rest) && is_known(name) {
             return false;
         }
         slashes || (any_scheme && !is_known(name)) || has_required_shape(name, rest, has)
@@ -185,11 +185,14 @@ impl Scheme {
 /// happens to be a scheme's name, not a URI of it:
 ///
 /// - a port (`redis:6379`, `smtp:25`, `mongodb:27017`: a service and its
-///   port, in logs and configurations), a number alone, which no scheme
-///   but `oid` has for a URI (`tel:` and the like need their own shape);
+///   port, in logs and configurations), a number alone, which is a URI
+///   only of `oid` and of the calling schemes that take a bare number
+///   (`facetime:14085551234`, `callto:5551234`; `tel:` and the like need
+///   their own shape, see [`has_required_shape`]);
 /// - the fields of an account line in `/etc/passwd`, `group` or `shadow`
-///   (`man:x:6:12:…`, `apt:*:20228:0:…`, `news::9:`): a password
-///   placeholder (`x`, `*`, `!`, `!!`, `!*` or none), `:` and a number.
+///   (`man:x:6:12:…`, `apt:*:20228:0:…`): a password placeholder (`x`,
+///   `*`, `!`, `!!` or `!*`), `:` and a number. (With no placeholder,
+///   `news::9:`, the `::` already ends it: see [`Scheme::before`].)
 ///
 /// *Judgement call:* both are read as a name and its fields whatever the
 /// scheme, so a scheme whose specification needs `//` is not required to
@@ -197,17 +200,15 @@ impl Scheme {
 fn is_port_or_account_fields(name: &[u8], rest: &[u8]) -> bool {
     let port = !rest.is_empty() && rest.iter().all(u8::is_ascii_digit);
     if port {
-        return !name.eq_ignore_ascii_case(b"oid");
+        let number_ok = [&b"oid"[..], b"facetime", b"facetime-audio", b"callto"];
+        return !number_ok.iter().any(|n| name.eq_ignore_ascii_case(n));
     }
     let placeholder = rest
         .iter()
         .take(3)
         .take_while(|&&b| matches!(b, b'x' | b'*' | b'!'))
         .count();
-    let placeholder_ok = matches!(
-        &rest[..placeholder],
-        b"" | b"x" | b"*" | b"!" | b"!!" | b"!*"
-    );
+    let placeholder_ok = matches!(&rest[..placeholder], b"x" | b"*" | b"!" | b"!!" | b"!*");
     placeholder_ok
         && rest.get(placeholder) == Some(&b':')
         && rest.get(placeholder + 1).is_some_and(u8::is_ascii_digit)
