@@ -276,6 +276,12 @@ fn text_in_utf_16_under_any_of_its_labels_is_converted() {
     ];
     let walked = format!("From: a@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n{parts}");
     assert_eq!(parts_and_uris(&walked), expected);
+    // A message that is one such part (Outlook's).
+    let single = "From: a@example.org\nMIME-Version: 1.0\nContent-Type: text/plain; charset=unicode\nContent-Transfer-Encoding: base64\n\ncwBlAGUAIABoAHQAdABwADoALwAvAHUAbgBpAGMAbwBkAGUALgBlAHgAYQBtAHAAbABlAC8AcABhAHQAaAAgAG8AawAKAA==\n";
+    assert_eq!(
+        parts_and_uris(single),
+        ["text/plain http://unicode.example/path"]
+    );
     // A forwarded message is the parser's to read.
     let parsed = format!("From: a@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"YY\"\n\n--YY\nContent-Type: message/rfc822\n\nFrom: b@example.org\nMIME-Version: 1.0\nContent-Type: multipart/mixed; boundary=\"XX\"\n\n{parts}--YY--\n");
     assert_eq!(parts_and_uris(&parsed), expected);

@@ -437,7 +437,7 @@ fn ports_account_lines_and_path_lists_are_not_uris() {
         []
     );
     t!(
-        "man:x:6:12:man:/var/cache/man:/usr/sbin/nologin\n_apt:x:42:65534::/nonexistent:/bin/false\nman:*:20228:0:99999:7:::\nman:!:12",
+        "man:x:6:12:man:/var/cache/man:/usr/sbin/nologin\n_apt:x:42:65534::/nonexistent:/bin/false\nman:*:20228:0:99999:7:::\nman:!:12\nman:$y$j9T$Xy1$Zz2:19000:0:99999:7:::\nman:!$6$ab$cd/e.01:20228::",
         []
     );
     t!(

@@ -348,7 +348,10 @@ pub fn find_links(
         DocKind::Xml => xml::read(doc),
     };
     let lines = Lines::new(doc);
-    let embedded = reading.base.as_deref().and_then(|b| embedded_base(b, base));
+    let embedded = reading
+        .base
+        .as_deref()
+        .and_then(|b| embedded_base(&as_browsers_read(b), base));
     let base = match &embedded {
         Some(b) => IriRef::parse(b).ok(),
         None => base.copied(),
@@ -437,8 +440,11 @@ pub fn find_links(
 /// (CommonMark's `[d](<My File.md>)`, rendered `My%20File.md`), `"`,
 /// `` ` ``, `|` (`?family=Roboto|Open+Sans`), `^`, and C0 controls and
 /// DEL; `[` and `]` too, past the first `?` or `#` (a query's `a[]=1`),
-/// where no IP literal stands. What stays invalid (`%zz`, `\`, braces,
-/// `<` and `>`) is left as written, for the parser to refuse.
+/// where no IP literal stands, and a `#` past the first (matrix.to's
+/// `#/#room:server`). Nothing is encoded in the authority: a host with a
+/// space is no host. What stays invalid (`%zz`, `\`, braces, `<` and `>`)
+/// is left as written, for the parser to refuse. A `<base href>` is read
+/// so too.
 ///
 /// *Judgement calls:* a link in markup is the URI a browser follows, and
 /// a link checker needs that one; a URI in plain text is taken as
@@ -449,36 +455,76 @@ pub fn find_links(
 fn as_browsers_read(value: &str) -> Cow<'_, str> {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let value = value.trim_matches(|c: char| c <= ' ');
-    let encoded =
-        |b: u8, in_query: bool| browser_encodes(b) || in_query && matches!(b, b'[' | b']');
-    let removed = |b: u8| matches!(b, b'\t' | b'\n' | b'\r');
-    let mut in_query = false;
-    let untouched = value.bytes().all(|b| {
-        in_query |= matches!(b, b'?' | b'#');
-        !encoded(b, in_query) && !removed(b)
-    });
+    let authority = authority_of(value);
+    // What becomes of the byte at `i`, and whether it is past the first
+    // `?` or `#` and past the first `#` after it.
+    let action = |i: usize, b: u8, in_query: &mut bool, in_fragment: &mut bool| {
+        if matches!(b, b'\t' | b'\n' | b'\r') {
+            return Action::Remove;
+        }
+        let encode = if authority.contains(&i) {
+            false // a host is the parser's to refuse (`exa mple.com`)
+        } else if b == b'#' {
+            std::mem::replace(in_fragment, true)
+        } else {
+            browser_encodes(b) || *in_query && matches!(b, b'[' | b']')
+        };
+        *in_query |= matches!(b, b'?' | b'#');
+        if encode {
+            Action::Encode
+        } else {
+            Action::Keep
+        }
+    };
+    let (mut in_query, mut in_fragment) = (false, false);
+    let untouched = value
+        .bytes()
+        .enumerate()
+        .all(|(i, b)| action(i, b, &mut in_query, &mut in_fragment) == Action::Keep);
     if untouched {
         return Cow::Borrowed(value);
     }
     let mut out = String::with_capacity(value.len() + 8);
-    in_query = false;
-    for c in value.chars() {
+    let (mut in_query, mut in_fragment) = (false, false);
+    for (i, c) in value.char_indices() {
         // Only ASCII is removed or encoded (an IRI's characters are the
         // parser's to map).
         let b = if c.is_ascii() { c as u8 } else { b'a' };
-        in_query |= matches!(b, b'?' | b'#');
-        if removed(b) {
-            continue;
-        }
-        if encoded(b, in_query) {
-            out.push('%');
-            out.push(char::from(HEX[usize::from(b >> 4)]));
-            out.push(char::from(HEX[usize::from(b & 0xF)]));
-        } else {
-            out.push(c);
+        match action(i, b, &mut in_query, &mut in_fragment) {
+            Action::Remove => {}
+            Action::Encode => {
+                out.push('%');
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 0xF)]));
+            }
+            Action::Keep => out.push(c),
         }
     }
     Cow::Owned(out)
+}
+
+/// What [`as_browsers_read`] does with a byte of a link.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Action {
+    Keep,
+    Remove,
+    Encode,
+}
+
+/// Where the authority of the reference `value` is (past `//`, up to the
+/// next `/`, `?` or `#`); empty when it has none.
+fn authority_of(value: &str) -> std::ops::Range<usize> {
+    let bytes = value.as_bytes();
+    let after_scheme = crate::uri::scheme_end(bytes).map_or(0, |colon| colon + 1);
+    if !bytes[after_scheme..].starts_with(b"//") {
+        return 0..0;
+    }
+    let start = after_scheme + 2;
+    let len = bytes[start..]
+        .iter()
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(bytes.len() - start);
+    start..start + len
 }
 
 /// Returns true if and only if a browser percent-encodes the byte `b`
@@ -619,7 +665,8 @@ mod tests {
         let html = "<a href=\"https://f.example/css?family=Roboto|Open+Sans\">f</a>\n\
                     <a href=\"docs/My File.html\">d</a> <a href=\"/s?a[]=1\">q</a>\n\
                     <a href=\"https://a.example/docs/\n  page.html\">w</a>\n\
-                    <a href=\"http://[::1]/x\">v6</a> <a href=\"/{{version}}/x\">t</a>";
+                    <a href=\"http://[::1]/x\">v6</a> <a href=\"/{{version}}/x\">t</a>\n\
+                    <a href=\"https://matrix.to/#/#r:s.org\">m</a> <a href=\"http://exa mple.com/\">h</a>";
         assert_eq!(
             links(DocKind::Html, html, None),
             [
@@ -632,7 +679,14 @@ mod tests {
                 ("/s?a%5B%5D=1".into(), 2, 44),
                 ("https://a.example/docs/%20%20page.html".into(), 3, 10),
                 ("http://[::1]/x".into(), 5, 10),
+                ("https://matrix.to/#/%23r:s.org".into(), 6, 10),
             ]
+        );
+        // A `<base href>` with a space is the base a browser takes.
+        let based = "<base href=\"http://b.example/my dir/\">\n<a href=\"p q.html\">1</a>";
+        assert_eq!(
+            links(DocKind::Html, based, Some("https://elsewhere.example/")),
+            [("http://b.example/my%20dir/p%20q.html".into(), 2, 10)]
         );
         let md = "[d](<docs/My File.md>) [c](https://c.example/a^b)\n";
         assert_eq!(

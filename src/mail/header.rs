@@ -7,6 +7,8 @@
 //! lets the MIME parser skip all headers but the MIME ones, which is where
 //! most of its time went (`Received` chains).
 
+use super::mime::names_wide_charset;
+
 /// One header field: its name and its raw value, folded lines included.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Field<'a> {
@@ -219,16 +221,19 @@ fn field_name_end(text: &[u8]) -> Option<usize> {
 
 /// Returns true if and only if a `Content-Type` value names plain text that
 /// needs no decoding: `text/plain`, not flowed, in an ASCII-compatible
-/// charset.
+/// charset (not a wide one under any of its labels, as `mime` tells them,
+/// nor any value that names UTF-16, UTF-32 or UTF-7 anywhere).
 fn is_plain_text(value: &[u8]) -> bool {
     let value = value.trim_ascii();
     let lower = value.to_ascii_lowercase();
-    let has = |needle: &[u8]| memchr::memmem::find(&lower, needle).is_some();
+    let find = |needle: &[u8]| memchr::memmem::find(&lower, needle);
+    let wide_charset = find(b"charset").is_some_and(|at| names_wide_charset(&lower[at..]));
     lower.starts_with(b"text/plain")
-        && !has(b"flowed")
-        && !has(b"utf-16")
-        && !has(b"utf-32")
-        && !has(b"utf-7")
+        && find(b"flowed").is_none()
+        && find(b"utf-16").is_none()
+        && find(b"utf-32").is_none()
+        && find(b"utf-7").is_none()
+        && !wide_charset
 }
 
 /// The id of a `Message-ID` value: what is inside its first `<...>`, or

@@ -190,8 +190,10 @@ impl Scheme {
 ///   (`facetime:14085551234`, `callto:5551234`; `tel:` and the like need
 ///   their own shape, see [`has_required_shape`]);
 /// - the fields of an account line in `/etc/passwd`, `group` or `shadow`
-///   (`man:x:6:12:…`, `apt:*:20228:0:…`): a password placeholder (`x`,
-///   `*`, `!`, `!!` or `!*`), `:` and a number. (With no placeholder,
+///   (`man:x:6:12:…`, `apt:*:20228:0:…`, `man:$y$j9T$…:19000:…`): a
+///   password placeholder (`x`, `*`, `!`, `!!` or `!*`) or a `crypt(3)`
+///   hash (`$id$…`, no blank nor `:` in it, `!` before it when the
+///   account is locked), `:` and a number. (With no placeholder,
 ///   `news::9:`, the `::` already ends it: see [`Scheme::before`].)
 ///
 /// *Judgement call:* both are read as a name and its fields whatever the
@@ -200,15 +202,27 @@ impl Scheme {
 fn is_port_or_account_fields(name: &[u8], rest: &[u8]) -> bool {
     let port = !rest.is_empty() && rest.iter().all(u8::is_ascii_digit);
     if port {
-        let number_ok = [&b"oid"[..], b"facetime", b"facetime-audio", b"callto"];
+        let number_ok = [&b"oid"[..], b"facetime", b"callto"];
         return !number_ok.iter().any(|n| name.eq_ignore_ascii_case(n));
     }
-    let placeholder = rest
-        .iter()
-        .take(3)
-        .take_while(|&&b| matches!(b, b'x' | b'*' | b'!'))
-        .count();
-    let placeholder_ok = matches!(&rest[..placeholder], b"x" | b"*" | b"!" | b"!!" | b"!*");
+    let hash = match rest {
+        [b'$', ..] | [b'!', b'$', ..] => rest
+            .iter()
+            .take(MAX_HASH)
+            .take_while(|&&b| b.is_ascii_graphic() && b != b':')
+            .count(),
+        _ => 0,
+    };
+    let placeholder = if hash > 0 {
+        hash
+    } else {
+        rest.iter()
+            .take(3)
+            .take_while(|&&b| matches!(b, b'x' | b'*' | b'!'))
+            .count()
+    };
+    let placeholder_ok =
+        hash > 0 || matches!(&rest[..placeholder], b"x" | b"*" | b"!" | b"!!" | b"!*");
     placeholder_ok
         && rest.get(placeholder) == Some(&b':')
         && rest.get(placeholder + 1).is_some_and(u8::is_ascii_digit)
@@ -271,6 +285,10 @@ fn after_escape(hay: &[u8], i: usize) -> bool {
         && hay[i - 2].is_ascii_hexdigit()
         && hay[i - 1].is_ascii_hexdigit()
 }
+
+/// Longer than every `crypt(3)` hash a shadow file holds (yescrypt's
+/// and SHA-512's are about 100 bytes).
+const MAX_HASH: usize = 256;
 
 /// Longer than every scheme that [`authority_rule`] and
 /// [`has_required_shape`] name (`content-type` is the longest).
