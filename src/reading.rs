@@ -22,6 +22,10 @@ pub(crate) struct Reading {
     pub code: Vec<Span>,
     /// The link destinations the markup names, in no particular order.
     pub refs: Vec<Reference>,
+    /// The labels of links whose destination is named elsewhere (a
+    /// Markdown reference link's, at its definition), with that
+    /// destination: a URI found in one that is it is not reported twice.
+    pub labels: Vec<(Span, String)>,
     /// The base URI the document names for itself (HTML `<base href>`).
     pub base: Option<String>,
 }
@@ -147,6 +151,12 @@ impl Reading {
             r.label = r.label.map(|l| Span::new(l.start + shift, l.end + shift));
             r
         }));
+        self.labels.extend(
+            other
+                .labels
+                .into_iter()
+                .map(|(l, value)| (Span::new(l.start + shift, l.end + shift), value)),
+        );
         if self.base.is_none() {
             self.base = other.base;
         }

@@ -86,8 +86,9 @@ struct Reader<'s> {
     /// The source of the HTML block being read.
     html_block: Option<Range<usize>>,
     /// The links and images open: their reference (an index in
-    /// `out.refs`), if they name one here, and where their text starts.
-    links: Vec<(Option<usize>, usize)>,
+    /// `out.refs`), if they name one here, or their destination, if a
+    /// definition names it; and where their text starts.
+    links: Vec<(Result<usize, Option<String>>, usize)>,
 }
 
 impl Reader<'_> {
@@ -179,14 +180,21 @@ impl Reader<'_> {
                     // named there; an e-mail autolink is an address.
                     _ => None,
                 };
-                let r = source.map(|source| {
-                    self.out.refs.push(Reference {
-                        value: dest_url.to_string(),
-                        source,
-                        label: None,
-                    });
-                    self.out.refs.len() - 1
-                });
+                let r = match source {
+                    Some(source) => {
+                        self.out.refs.push(Reference {
+                            value: dest_url.to_string(),
+                            source,
+                            label: None,
+                        });
+                        Ok(self.out.refs.len() - 1)
+                    }
+                    None => Err(matches!(
+                        link_type,
+                        LinkType::Reference | LinkType::Collapsed | LinkType::Shortcut
+                    )
+                    .then(|| dest_url.to_string())),
+                };
                 self.links.push((r, self.out.text.len()));
             }
             Tag::Emphasis
@@ -209,8 +217,11 @@ impl Reader<'_> {
     fn end(&mut self, tag: TagEnd, range: Range<usize>) {
         match tag {
             TagEnd::Link | TagEnd::Image => {
-                if let Some((Some(r), start)) = self.links.pop() {
-                    self.out.refs[r].label = Some(Span::new(start, self.out.text.len()));
+                let label = |start| Span::new(start, self.out.text.len());
+                match self.links.pop() {
+                    Some((Ok(r), start)) => self.out.refs[r].label = Some(label(start)),
+                    Some((Err(Some(dest)), start)) => self.out.labels.push((label(start), dest)),
+                    _ => {}
                 }
             }
             TagEnd::Emphasis

@@ -93,8 +93,9 @@
 //!   as written, not normalized nor resolved (resolution would remove its
 //!   dot segments).
 //! - **Duplicates**: a URI found in a link's own text that is the link
-//!   itself (`<a href="https://x.org/">https://x.org/</a>`, an autolink)
-//!   is reported once, as the link.
+//!   itself (`<a href="https://x.org/">https://x.org/</a>`, an autolink,
+//!   a Markdown reference link's text and its definition) is reported
+//!   once, as the link.
 //! - **Positions** ([`Link::line`], [`Link::column`], [`Link::span`]) are
 //!   those of the document's bytes, escapes, entities and markup
 //!   included. Links come in the order of their positions.
@@ -418,6 +419,7 @@ pub fn find_links(
         .refs
         .iter()
         .filter_map(|r| Some((r.label?, r.value.as_str())))
+        .chain(reading.labels.iter().map(|(l, v)| (*l, v.as_str())))
         .collect();
     labels.sort_unstable_by_key(|(l, _)| l.start);
     let mut found = InText {
@@ -936,6 +938,16 @@ mod tests {
             [
                 ("https://x.example/".to_string(), 1, 2),
                 ("https://y.example/".to_string(), 1, 43)
+            ]
+        );
+        // A reference link's (full, shortcut) is its definition's, once.
+        let refs = "[https://r.example/][r] and [https://s.example/]\n\n\
+                    [r]: https://r.example/\n[https://s.example/]: https://s.example/\n";
+        assert_eq!(
+            links(DocKind::Markdown, refs, None),
+            [
+                ("https://r.example/".to_string(), 3, 6),
+                ("https://s.example/".to_string(), 4, 23)
             ]
         );
     }
