@@ -436,6 +436,12 @@ fn ports_account_lines_and_path_lists_are_not_uris() {
         "ERROR connecting to redis:6379: refused; mongodb:27017, smtp:25.\nREDIS: xmpp:5222",
         []
     );
+    // Docker images' tags, a port and a database, a list of hosts: the
+    // schemes whose specifications give them `//` need it.
+    t!(
+        "image: redis:7.2-alpine mongodb:6.0.5 redis:latest rtsp:554/live hosts=redis:6379/0,redis2:6380",
+        []
+    );
     t!(
         "man:x:6:12:man:/var/cache/man:/usr/sbin/nologin\n_apt:x:42:65534::/nonexistent:/bin/false\nman:*:20228:0:99999:7:::\nman:!:12\nman:$y$j9T$Xy1$Zz2:19000:0:99999:7:::\nman:!$6$ab$cd/e.01:20228::",
         []
@@ -454,6 +460,14 @@ fn ports_account_lines_and_path_lists_are_not_uris() {
             "man:ls(1)",
             "file:/srv/x",
             "urn:isbn:123"
+        ]
+    );
+    t!(
+        "|redis://cache:6379/0| |mongodb://db.example/app| |rtsp://cam.example/live|",
+        [
+            "redis://cache:6379/0",
+            "mongodb://db.example/app",
+            "rtsp://cam.example/live"
         ]
     );
 }

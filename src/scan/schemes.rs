@@ -321,8 +321,16 @@ fn authority_rule(scheme: &[u8]) -> Option<Host> {
         // RFC 9110, 6455, 1738, 4266, 4248, 5538, 5092, 2384, 3507: a host.
         b"http" | b"https" | b"ws" | b"wss" | b"ftp" | b"gopher" | b"telnet" | b"nntp"
         | b"imap" | b"pop" | b"icap" => Some(Host::Required),
-        // RFC 4516 (`ldap:///` is the server's default), and tools' own.
-        b"ldap" | b"ldaps" | b"svn" | b"git" | b"ssh" | b"sftp" | b"rsync" | b"irc" | b"ircs" => {
+        // RFC 7826 (RTSP), 7252 (CoAP), 3510 and 7472 (IPP), 3617 (TFTP),
+        // Mumble's: a host.
+        b"rtsp" | b"rtsps" | b"rtspu" | b"coap" | b"coaps" | b"ipp" | b"ipps" | b"tftp"
+        | b"mumble" => Some(Host::Required),
+        // RFC 4516 (`ldap:///` is the server's default), 7869 (VNC), 4088
+        // (SNMP), and tools' own (Redis, MongoDB, SMB, SMTP): their `//`
+        // at least, so that an image's tag (`redis:7.2`, `mongodb:6.0.5`)
+        // or a service's port (`redis:6379/0`) is none of them.
+        b"ldap" | b"ldaps" | b"svn" | b"git" | b"ssh" | b"sftp" | b"rsync" | b"irc" | b"ircs"
+        | b"vnc" | b"snmp" | b"redis" | b"rediss" | b"mongodb" | b"smb" | b"smtp" => {
             Some(Host::MayBeEmpty)
         }
         _ => None,
