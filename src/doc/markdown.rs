@@ -42,6 +42,7 @@ pub(crate) fn read(md: &[u8]) -> Reading {
         code_block: false,
         html_block: None,
         links: Vec::new(),
+        open_anchor: None,
     };
     for (_, def) in parser.reference_definitions().iter() {
         let at = memchr::memmem::find(&reader.src[def.span.clone()], b"]:")
@@ -89,6 +90,10 @@ struct Reader<'s> {
     /// `out.refs`), if they name one here, or their destination, if a
     /// definition names it; and where their text starts.
     links: Vec<(Result<usize, Option<String>>, usize)>,
+    /// An inline HTML `<a>` not closed yet: its reference (an index in
+    /// `out.refs`) and where its text starts. (Each inline tag is read on
+    /// its own: the `</a>` that gives its label comes in another event.)
+    open_anchor: Option<(usize, usize)>,
 }
 
 impl Reader<'_> {
@@ -117,12 +122,17 @@ impl Reader<'_> {
                 block.end = range.end;
             }
             Event::InlineHtml(_) => {
+                let tag = &self.src[range.clone()];
+                if let Some((r, start)) = self.open_anchor.take_if(|_| is_tag(tag, b"/a")) {
+                    self.out.refs[r].label = Some(Span::new(start, self.out.text.len()));
+                }
+                let refs_before = self.out.refs.len();
                 self.out.separator(b' ', range.start);
-                self.out.append(html::read(
-                    &self.src[range.clone()],
-                    range.start,
-                    LinkAttributes::Named,
-                ));
+                self.out
+                    .append(html::read(tag, range.start, LinkAttributes::Named));
+                if is_tag(tag, b"a") && self.out.refs.len() > refs_before {
+                    self.open_anchor = Some((refs_before, self.out.text.len()));
+                }
                 self.last_text_end = None;
             }
             Event::SoftBreak | Event::HardBreak => {
@@ -152,6 +162,7 @@ impl Reader<'_> {
             self.out.separator(b'\n', at);
         }
         self.last_text_end = None;
+        self.open_anchor = None;
     }
 
     fn start(&mut self, tag: Tag<'_>, range: Range<usize>) {
@@ -246,6 +257,17 @@ impl Reader<'_> {
             _ => self.block_boundary(range.end),
         }
     }
+}
+
+/// Returns true if and only if `html` is a tag named `name` (`a`, or `/a`
+/// for its end tag), any case: `<a>`, `<a href=…>`, `</a >`.
+fn is_tag(html: &[u8], name: &[u8]) -> bool {
+    let Some(rest) = html.strip_prefix(b"<") else {
+        return false;
+    };
+    rest.len() > name.len()
+        && rest[..name.len()].eq_ignore_ascii_case(name)
+        && matches!(rest[name.len()], b'>' | b'/' | b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// Where the destination `dest` of the link or definition written at
@@ -480,6 +502,30 @@ mod tests {
                     "http://localhost:8080/"
                 ),
                 ("http://127.0.0.1/".to_string(), true, "http://127.0.0.1/"),
+            ]
+        );
+    }
+
+    /// Found by the second black-box run: an inline `<a>` whose text is
+    /// its URI gave it twice, its label not being known.
+    #[test]
+    fn an_inline_anchor_s_text_is_its_label() {
+        let md =
+            "P <a href=\"http://a.example/\">http://a.example/</a> and <a href=\"b.md\">b</a>.\n";
+        let reading = read(md.as_bytes());
+        let labels: Vec<_> = reading
+            .refs
+            .iter()
+            .map(|r| {
+                let label = r.label.expect("a label");
+                (r.value.as_str(), &reading.text[label.start..label.end])
+            })
+            .collect();
+        assert_eq!(
+            labels,
+            [
+                ("http://a.example/", &b"http://a.example/"[..]),
+                ("b.md", &b"b"[..])
             ]
         );
     }
