@@ -59,6 +59,18 @@ pub(super) fn is_wide(label: &[u8]) -> bool {
     let starts = |prefix: &[u8]| {
         label.len() >= prefix.len() && label[..prefix.len()].eq_ignore_ascii_case(prefix)
     };
+    // Every wide label starts with `u`, `c` or `iso-10646`: the others,
+    // and the most common labels, are told without a look-up.
+    let may_be_wide = match label.first().map(u8::to_ascii_lowercase) {
+        Some(b'u' | b'c') => {
+            !label.eq_ignore_ascii_case(b"utf-8") && !label.eq_ignore_ascii_case(b"us-ascii")
+        }
+        Some(b'i') => starts(b"iso-10646"),
+        _ => false,
+    };
+    if !may_be_wide {
+        return false;
+    }
     Encoding::for_label(label).is_some_and(|e| e == UTF_16LE || e == UTF_16BE)
         || starts(b"csutf16")
         || starts(b"utf-32")
