@@ -629,12 +629,15 @@ impl Scanner {
             {
                 false
             }
-            Some(scheme) => {
-                uri.authority().is_some()
-                    || self.config.any_scheme
-                    || schemes::is_known(scheme.as_bytes())
-            }
+            Some(scheme) => self.takes_scheme(scheme.as_bytes(), uri.authority().is_some()),
         }
+    }
+
+    /// The rule of the two above: a scheme followed by `//` (`slashes`),
+    /// or a known one, or any with [`ScannerBuilder::any_scheme`].
+    #[cfg(feature = "docs")]
+    fn takes_scheme(&self, scheme: &[u8], slashes: bool) -> bool {
+        slashes || self.config.any_scheme || schemes::is_known(scheme)
     }
 
     /// Returns true if and only if this scanner takes the scheme that
@@ -647,9 +650,10 @@ impl Scanner {
         let Some(colon) = crate::uri::scheme_end(written.as_bytes()) else {
             return true;
         };
-        written[colon + 1..].starts_with("//")
-            || self.config.any_scheme
-            || schemes::is_known(&written.as_bytes()[..colon])
+        self.takes_scheme(
+            &written.as_bytes()[..colon],
+            written[colon + 1..].starts_with("//"),
+        )
     }
 
     /// A builder, to configure a scanner.
