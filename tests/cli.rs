@@ -141,6 +141,24 @@ fn json_lines_are_what_serde_json_writes() {
 }
 
 #[test]
+fn unique_applies_to_invalid_candidates_too() {
+    let d = Dir::new();
+    d.create(
+        "a.txt",
+        "http://a.org/x%zz and http://a.org/x%zz, http://a.org/ http://a.org/\n",
+    );
+    d.create("b.txt", "again http://a.org/x%zz\n");
+    let o = d
+        .command()
+        .args(["-u", "--invalid", "--no-filename", "a.txt", "b.txt"])
+        .run();
+    assert_eq!(
+        stdout(&o),
+        "http://a.org/x%zz\t(invalid: invalid percent-encoding at byte 14)\nhttp://a.org/\n"
+    );
+}
+
+#[test]
 fn invalid_candidates_on_request() {
     let d = Dir::new();
     d.create("a.txt", "bad http://example.com:8a/ good http://ok.org/\n");

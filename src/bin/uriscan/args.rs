@@ -71,6 +71,7 @@ pub struct Args {
     ///
     /// Each URI is printed where it first appears, across all inputs: a URI
     /// in both the text and the HTML alternative of a message comes once.
+    /// With --invalid, each distinct invalid candidate comes once too.
     #[arg(short = 'u', long)]
     pub unique: bool,
 

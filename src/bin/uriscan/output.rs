@@ -57,7 +57,11 @@ impl Totals {
 pub struct Printer<'c, W: Write> {
     out: W,
     cfg: &'c Config,
+    /// With `-u`, the valid URIs printed so far.
     seen: HashSet<String>,
+    /// With `-u --invalid`, the invalid candidates printed so far: kept
+    /// apart from `seen`, so a candidate's text never hides a URI's.
+    seen_invalid: HashSet<String>,
     /// URIs printed for the input being printed (for `-c`).
     in_input: u64,
     line_base: u64,
@@ -76,6 +80,7 @@ impl<'c, W: Write> Printer<'c, W> {
             out,
             cfg,
             seen: HashSet::new(),
+            seen_invalid: HashSet::new(),
             in_input: 0,
             line_base: 0,
             segments: Summary::default(),
@@ -156,11 +161,15 @@ impl<'c, W: Write> Printer<'c, W> {
     fn records(&mut self, input: &Input, batch: Batch) -> io::Result<()> {
         for entry in batch.entries() {
             let uri = entry.uri;
-            if self.cfg.unique && entry.error.is_none() {
-                if self.seen.contains(uri) {
+            if self.cfg.unique {
+                let seen = match entry.error {
+                    None => &mut self.seen,
+                    Some(_) => &mut self.seen_invalid,
+                };
+                if seen.contains(uri) {
                     continue;
                 }
-                self.seen.insert(uri.to_string());
+                seen.insert(uri.to_string());
             }
             if entry.error.is_none() {
                 self.totals.uris += 1;
