@@ -369,20 +369,20 @@ pub fn find_links(
             Ok(parsed) => parsed,
             Err(_) => {
                 // Reported as written, with the error of what was written,
-                // when its scheme is one a valid link's could be.
-                let written = r.value.trim();
-                let scheme_ok = scanner.takes_scheme_written(written);
+                // when its scheme is one a valid link's could be; without
+                // its line breaks, which would cut a record in two.
+                let written: String = r.value.trim().split(['\t', '\n', '\r']).collect();
+                let scheme_ok = scanner.takes_scheme_written(&written);
                 if scanner.reports_invalid() && scheme_ok {
-                    let error = scanner.parse_named(written).err();
-                    let (line, column) = lines.position(r.source.start);
+                    let error = scanner.parse_named(&written).err();
                     out.links.push(Link {
                         found: Found::named(
-                            written.to_string(),
+                            written,
                             None,
                             error,
                             r.source,
-                            line,
-                            column,
+                            lines.position(r.source.start),
+                            is_wrapped(&r.value),
                         ),
                         resolved: None,
                         in_code: false,
@@ -407,9 +407,10 @@ pub fn find_links(
             true if scanner.keeps_iris() => base.and_then(|b| b.resolve(&iri_ref).ok()),
             true => uri_base.as_ref().and_then(|b| b.resolve(&reference).ok()),
         };
-        let (line, column) = lines.position(r.source.start);
+        let place = lines.position(r.source.start);
+        let wrapped = is_wrapped(&r.value);
         out.links.push(Link {
-            found: Found::named(text, iri, None, r.source, line, column),
+            found: Found::named(text, iri, None, r.source, place, wrapped),
             resolved,
             in_code: false,
             from_markup: true,
@@ -503,6 +504,15 @@ fn as_browsers_read(value: &str) -> Cow<'_, str> {
         }
     }
     Cow::Owned(out)
+}
+
+/// Returns true if and only if the link `value` is written over lines: a
+/// line break within it, which [`as_browsers_read`] removes (`wrapped` in
+/// what is reported, as for a URI joined from lines of text).
+fn is_wrapped(value: &str) -> bool {
+    value
+        .trim_matches(|c: char| c <= ' ')
+        .contains(['\n', '\r'])
 }
 
 /// What [`as_browsers_read`] does with a byte of a link.
@@ -696,6 +706,30 @@ mod tests {
             [
                 ("https://x.example/r/docs/My%20File.md".into(), 1, 6),
                 ("https://c.example/a%5Eb".into(), 1, 28),
+            ]
+        );
+    }
+
+    /// A link written over lines in its markup is reported `wrapped`, as a
+    /// URI joined from lines of text is; one on one line is not.
+    #[test]
+    fn a_link_written_over_lines_is_wrapped() {
+        let html = "<a href=\"https://a.example/docs/\n  page\">w</a> \
+                    <a href=\" https://b.example/ \n\">b</a>\n\
+                    <a href=\"https://c.example/%zz/\r\nx\">c</a>";
+        let scanner = Scanner::builder().report_invalid(true).build();
+        let wrapped: Vec<(String, bool)> =
+            find_links(&scanner, DocKind::Html, html.as_bytes(), None)
+                .into_links()
+                .into_iter()
+                .map(|l| (l.uri().to_string(), l.found().is_wrapped()))
+                .collect();
+        assert_eq!(
+            wrapped,
+            [
+                ("https://a.example/docs/%20%20page".into(), true),
+                ("https://b.example/".into(), false),
+                ("https://c.example/%zz/x".into(), true),
             ]
         );
     }

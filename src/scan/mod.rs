@@ -321,18 +321,19 @@ impl<'h> Found<'h> {
 
 impl Found<'_> {
     /// A URI that markup names (a document's `href`): bounded by nothing,
-    /// neither wrapped nor joined, at `span`, `line` and `column`; `iri`,
+    /// never joined at a hyphen, at `span`, `line` and `column`; `iri`,
     /// the IRI as written when `text` was mapped from one; `error`, the
     /// parser's, for a reference reported though it is neither
-    /// ([`ScannerBuilder::report_invalid`]).
+    /// ([`ScannerBuilder::report_invalid`]); `wrapped`, whether the markup
+    /// wrote it over lines (breaks that a browser removes).
     #[cfg(feature = "docs")]
     pub(crate) fn named(
         text: String,
         iri: Option<String>,
         error: Option<ParseError>,
         span: Span,
-        line: u64,
-        column: u64,
+        (line, column): (u64, u64),
+        wrapped: bool,
     ) -> Found<'static> {
         Found {
             text: Cow::Owned(text),
@@ -341,7 +342,7 @@ impl Found<'_> {
             line,
             column,
             delimiter: Delimiter::None,
-            wrapped: false,
+            wrapped,
             url_prefix: false,
             hyphen_break: false,
             error,
