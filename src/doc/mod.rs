@@ -549,11 +549,30 @@ fn browser_encodes(b: u8) -> bool {
 /// Returns true if and only if the URI `uri`, found in the text of a
 /// link's label, is the link whose value is `value`: the same, or cut
 /// where the link holds what a browser encodes (`https://a.example/a^b`
-/// in the text gives `https://a.example/a`).
+/// in the text gives `https://a.example/a`), or what the label shows
+/// decoded and the scan stops at (`href="https://a.example/r%20s"`, shown
+/// `https://a.example/r s`).
 fn is_the_link(uri: &str, value: &str) -> bool {
     value
         .strip_prefix(uri)
-        .is_some_and(|rest| rest.bytes().next().is_none_or(browser_encodes))
+        .is_some_and(|rest| match rest.as_bytes() {
+            [] => true,
+            [b'%', hi, lo, ..] => decode_hex(*hi, *lo).is_some_and(ends_a_scan),
+            [b, ..] => browser_encodes(*b),
+        })
+}
+
+/// The byte that the hexadecimal digits `hi` and `lo` encode, if both are.
+fn decode_hex(hi: u8, lo: u8) -> Option<u8> {
+    let digit = |d: u8| char::from(d).to_digit(16);
+    Some((digit(hi)? * 16 + digit(lo)?) as u8)
+}
+
+/// Returns true if and only if a scan of text stops at the byte `b`
+/// written as itself: it is no URI character (a space, `"`, `<`, `\`),
+/// or it starts a non-ASCII character (which may be punctuation).
+fn ends_a_scan(b: u8) -> bool {
+    !crate::uri::table::URI.contains(b)
 }
 
 /// Returns true if and only if `start`, the start of a file, looks like
@@ -790,6 +809,18 @@ mod tests {
             [
                 ("https://c.example/a%5Eb".into(), 1, 25),
                 ("https://x.example/".into(), 1, 53),
+            ]
+        );
+        // A label that shows its link decoded is cut where the scan stops;
+        // one that names another URI (`~` is a URI's) is a link of its own.
+        let html = "<a href=\"https://r.example/a%20b\">https://r.example/a b</a>\n\
+                    <a href=\"https://r.example/%7Eu\">https://r.example/</a>";
+        assert_eq!(
+            links(DocKind::Html, html, None),
+            [
+                ("https://r.example/a%20b".into(), 1, 10),
+                ("https://r.example/%7Eu".into(), 2, 10),
+                ("https://r.example/".into(), 2, 34),
             ]
         );
     }
