@@ -1159,3 +1159,35 @@ fn json_escapes_are_read_as_what_they_stand_for() {
         &["https://a.example/q?x=1"],
     );
 }
+
+/// Found by a black-box run over configuration files, scripts and C
+/// headers: JDBC URLs were lost whole (an unknown scheme after a field's
+/// `:`), a minified script's `data:r,handler:n` was a `data:` URI, and a
+/// C comment's `*/` stayed glued to the URI it closed.
+#[test]
+fn jdbc_urls_data_media_types_and_comment_closers() {
+    t!(
+        "url = jdbc:mysql://localhost/jetty\nspring.datasource.url=jdbc:postgresql://db:5432/app\n\
+         jdbc:oracle:thin:@//db:1521/orcl jdbc:sqlserver://h:1433;databaseName=x",
+        [
+            "jdbc:mysql://localhost/jetty",
+            "jdbc:postgresql://db:5432/app",
+            "jdbc:oracle:thin:@//db:1521/orcl",
+            "jdbc:sqlserver://h:1433;databaseName=x"
+        ]
+    );
+    t!(
+        "{data:r,handler:n,guid:n.guid} $.ajax({data:t,success:n}) src=data:image/png;base64,iVBORw0 data:,Hello",
+        ["data:image/png;base64,iVBORw0", "data:,Hello"]
+    );
+    t!(
+        "/* http://a.example/pi/pibases.html*/ see https://docs.rs/log/*/ and https://docs.rs/log/*/log/\n\
+         http://b.example/Blogs/Blog.aspx/*casting*/",
+        [
+            "http://a.example/pi/pibases.html",
+            "https://docs.rs/log/*/",
+            "https://docs.rs/log/*/log/",
+            "http://b.example/Blogs/Blog.aspx/*casting*/"
+        ]
+    );
+}

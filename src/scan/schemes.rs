@@ -362,7 +362,11 @@ fn has_host(authority: &[u8]) -> bool {
 /// `nntp`, `mailto`, `ftp`, `http`, `https`). Historical schemes that are
 /// still seen in old mail and RFCs (`gopher`, `prospero`, `wais`, `snews`)
 /// are included. `dhttp` is left out: in real text it is almost always
-/// quoted-printable's `=3Dhttp`, not the provisional scheme.
+/// quoted-printable's `=3Dhttp`, not the provisional scheme. `jdbc` is
+/// not registered, but Java's database drivers are configured with it
+/// everywhere (`jdbc:postgresql://db:5432/app`): read as an unknown scheme,
+/// such a URL was lost whole (its driver's name is not a scheme after a
+/// field's `:`; see [`Scheme::before`]).
 const KNOWN: &[&str] = &[
     "aaa",
     "aaas",
@@ -501,6 +505,7 @@ const KNOWN: &[&str] = &[
     "itms",
     "jabber",
     "jar",
+    "jdbc",
     "jms",
     "keyparc",
     "lastfm",
@@ -963,7 +968,10 @@ impl Endings {
 ///   or is `news:*`.
 /// - `info:` is `info:namespace/identifier` (RFC 4452).
 /// - `tag:` is `tag:authority,date:specific` (RFC 4151).
-/// - `data:` has the `,` that ends its media type (RFC 2397).
+/// - `data:` has a media type (`type/subtype`, or none) and the `,` that
+///   ends it (RFC 2397): not a script's `data:r,handler:n`.
+/// - `jdbc:` is followed by its driver's name and `:` (`jdbc:mysql://…`,
+///   `jdbc:oracle:thin:@//…`, `jdbc:h2:mem:db`).
 /// - `geo:` starts with a digit or `-` (RFC 5870).
 /// - `cid:`/`mid:` have an `@` (RFC 2392).
 /// - `jabber:` has an `@` (`jabber:client` is an XML namespace).
@@ -1018,7 +1026,7 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
                 && rest.len() > ns + 1
         }
         b"tag" => tag_shape(rest),
-        b"data" => has(b','),
+        b"data" => data_shape(rest),
         b"geo" => starts_digit_or(b'-'),
         b"cid" | b"mid" | b"jabber" => has(b'@'),
         b"file" => rest.first() == Some(&b'/'),
@@ -1034,6 +1042,7 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
             .first()
             .is_some_and(|&f| f.is_ascii_alphabetic() || f == b'+'),
         b"blob" => rest.starts_with(b"null/") || starts_with_scheme(rest),
+        b"jdbc" => starts_with_scheme(rest),
         b"message" | b"session" | b"service" | b"example" | b"content" | b"content-type"
         | b"feed" | b"drm" | b"ni" | b"query" | b"tool" | b"at" | b"go" | b"res" | b"things"
         | b"tv" | b"pack" | b"platform" | b"proxy" | b"submit" | b"notes" | b"drop" | b"graph"
@@ -1041,6 +1050,35 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
         _ => true,
     }
 }
+
+/// Returns true if and only if `rest`, after `data:`, starts with the
+/// media type RFC 2397 gives it and then its `,`: nothing, parameters
+/// alone (`;base64`), or `type/subtype` and parameters
+/// (`image/png;base64`), within [`MAX_DATA_TYPE`] bytes. A minified
+/// script's `data:r,handler:n` is an object's fields.
+fn data_shape(rest: &[u8]) -> bool {
+    let head = &rest[..rest.len().min(MAX_DATA_TYPE + 1)];
+    crate::work::examined(head.len());
+    let Some(comma) = memchr::memchr(b',', head) else {
+        return false;
+    };
+    let media = &head[..comma];
+    let kind = &media[..memchr::memchr(b';', media).unwrap_or(media.len())];
+    let is_token = |t: &[u8]| {
+        !t.is_empty()
+            && t.iter()
+                .all(|&b| b.is_ascii_alphanumeric() || b"!#$&-^_.+".contains(&b))
+    };
+    kind.is_empty()
+        || kind
+            .iter()
+            .position(|&b| b == b'/')
+            .is_some_and(|slash| is_token(&kind[..slash]) && is_token(&kind[slash + 1..]))
+}
+
+/// Longer than a `data:` URI's media type and its parameters
+/// (`application/vnd.openxmlformats-officedocument.wordprocessingml.document;base64`).
+const MAX_DATA_TYPE: usize = 255;
 
 /// Returns true if and only if `rest` starts with a scheme and its `:`
 /// (the parser's rule), looking at most [`MAX_ORIGIN_SCHEME`] bytes.
@@ -1201,6 +1239,12 @@ mod tests {
             ),
             ("blob", "nodedata:b5a7d3c1"),
             ("blob", "null/550e8400-e29b-41d4-a716-446655440000"),
+            ("data", ",Hello"),
+            ("data", ";base64,SGVsbG8="),
+            ("data", "image/svg+xml;charset=utf-8,%3Csvg%3E"),
+            ("jdbc", "postgresql://db:5432/app"),
+            ("jdbc", "oracle:thin:@//db:1521/orcl"),
+            ("jdbc", "h2:mem:test"),
         ];
         for (s, rest) in ok {
             assert!(shape(s, rest), "{s}:{rest}");
@@ -1226,6 +1270,11 @@ mod tests {
             ("blob", "none"),
             ("blob", "limit=1k"),
             ("blob", "1:x"),
+            ("data", "r,handler:n"),
+            ("data", "null,success:n"),
+            ("data", "text/,x"),
+            ("jdbc", "driver"),
+            ("jdbc", "//db/app"),
         ];
         for (s, rest) in bad {
             assert!(!shape(s, rest), "{s}:{rest}");
