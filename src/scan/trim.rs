@@ -151,9 +151,7 @@ const RULE_LINE: usize = 4;
 /// Returns the length of `candidate` (cut by the bracket rule already)
 /// once the sentence's punctuation is trimmed from its end.
 ///
-/// Trailing `. , ; : ! ? *` go (so does `...`), and so does a comment's
-/// closing `*/` that the URI did not open ([`ends_in_comment_closer`]),
-/// and so do an opening `(`
+/// Trailing `. , ; : ! ? *` go (so does `...`), and so do an opening `(`
 /// or `[` with nothing after it; a `'` goes unless the candidate holds
 /// another before it, not right before it (`…/blah_'quoted'` keeps its
 /// pair, `…/x''` loses both), as `quote_before(i)` says for the bytes
@@ -167,8 +165,7 @@ const RULE_LINE: usize = 4;
 /// # Invariants
 ///
 /// The result is at most `candidate.len()`, and only bytes from the end
-/// are removed; each is looked at once (and a `*/` looks back at most
-/// [`MAX_STARRED_SEGMENT`] bytes more).
+/// are removed; each is looked at once.
 pub fn trimmed_len(
     candidate: &[u8],
     emphasis: Option<u8>,
@@ -179,7 +176,6 @@ pub fn trimmed_len(
         let last = candidate[end - 1];
         let drop = match last {
             b'.' | b',' | b';' | b':' | b'!' | b'?' | b'*' | b'(' | b'[' => true,
-            b'/' => ends_in_comment_closer(&candidate[..end]),
             // Its partner must hold something between them: `''` is not
             // a pair inside the URI.
             b'\'' => !quote_before((end - 1).saturating_sub(1)),
@@ -207,26 +203,6 @@ pub fn trimmed_len(
     end
 }
 
-/// Returns true if and only if `candidate` ends in a C or CSS comment's
-/// `*/` glued to it (`/* see http://x.org/a.html*/`): not when its last
-/// segment opens what the `*/` closes, a segment that starts with `*`
-/// (a wildcard, `https://docs.rs/log/*/`; a name, `…/Blog.aspx/*casting*/`).
-/// Looks back at most [`MAX_STARRED_SEGMENT`] bytes for that segment's
-/// start; one that starts further back is taken for a closer.
-fn ends_in_comment_closer(candidate: &[u8]) -> bool {
-    let Some(before) = candidate.strip_suffix(b"*/") else {
-        return false;
-    };
-    let from = before.len().saturating_sub(MAX_STARRED_SEGMENT);
-    let segment_start = memchr::memrchr(b'/', &before[from..]).map(|p| from + p + 1);
-    crate::work::examined(before.len() - from);
-    !segment_start.is_some_and(|start| before.get(start).is_none_or(|&b| b == b'*'))
-}
-
-/// How far back [`ends_in_comment_closer`] looks for the start of the
-/// segment that a `*/` ends.
-const MAX_STARRED_SEGMENT: usize = 64;
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -252,15 +228,6 @@ mod tests {
             ("http://x.org/a*", "http://x.org/a"),
             ("http://x.org/a(", "http://x.org/a"),
             ("http://x.org/a[.", "http://x.org/a"),
-            ("http://x.org/a.html*/", "http://x.org/a.html"),
-            ("http://x.org/a*/.", "http://x.org/a"),
-            ("https://docs.rs/log/*/", "https://docs.rs/log/*/"),
-            ("https://docs.rs/log/*/log/", "https://docs.rs/log/*/log/"),
-            (
-                "http://x.org/Blog.aspx/*casting*/",
-                "http://x.org/Blog.aspx/*casting*/",
-            ),
-            ("http://x.org/*/", "http://x.org/*/"),
             (
                 "https://en.wikipedia.org/wiki/Rust_(programming_language)",
                 "https://en.wikipedia.org/wiki/Rust_(programming_language)",
