@@ -1187,3 +1187,55 @@ fn jdbc_urls_and_data_media_types() {
         ["gs://my-b*/", "https://docs.rs/regex/1.*/"]
     );
 }
+
+/// A `\` that ends a line continues it (a shell's or a string's line
+/// continuation, RFC 8792's folding): gcloud's man pages, Python
+/// docstrings and RFCs wrap long URIs so, bare, quoted or in brackets.
+/// The next line's indentation goes; a command's option, a word of prose
+/// or a URI of its own on the next line does not continue it.
+#[test]
+fn a_line_continuation_joins_a_wrapped_uri() {
+    t!(
+        "--license=|https://www.googleapis.com/compute/v1/projects/\\\nsuse-sap-cloud/global/licenses/sles-sap-12| \\\n  --region=x",
+        ["https://www.googleapis.com/compute/v1/projects/suse-sap-cloud/global/licenses/sles-sap-12"]
+    );
+    // Over three lines, the last word less its sentence's punctuation.
+    t!(
+        "  |https://compute.googleap\\\nis.com/compute/alpha/zones/europe-west4/disks/di\\\r\nsk-1|.\n",
+        ["https://compute.googleapis.com/compute/alpha/zones/europe-west4/disks/disk-1"]
+    );
+    // RFC 8792: the continuation's indentation is not the URI's.
+    t!(
+        "GET |https://example.com/mymodules/example-jukebox/\\\n         2016-08-15| HTTP/1.1",
+        ["https://example.com/mymodules/example-jukebox/2016-08-15"]
+    );
+    t!(
+        "--network=\"|https://www.googleapis.com/v1/projects/my-pro\\\nject/networks/my-network|\" --x",
+        ["https://www.googleapis.com/v1/projects/my-project/networks/my-network"]
+    );
+    t!(
+        "xmlns:sr=\"|urn:ietf:params:xml:ns:yang\\\n   :ietf-segment-routing|\">",
+        ["urn:ietf:params:xml:ns:yang:ietf-segment-routing"]
+    );
+    t!(
+        "See <|https://cloud.google.com/appengine/docs/python/sockets/\\\n   #limitations|>`_",
+        ["https://cloud.google.com/appengine/docs/python/sockets/#limitations"]
+    );
+    // In a mail reply, past the quote prefix.
+    t!(
+        "> |https://a.example/very/long/\\\n> path/x.html|\n",
+        ["https://a.example/very/long/path/x.html"]
+    );
+    t!(
+        "curl |https://x.example/a/|\\\n  -o file\n|https://example.com/|\\\nNext line of prose.\n\
+         |http://a.example/|\\\n|http://b.example/| |http://c.example/x|\\\n\n|http://d.example/|\\ x/y",
+        [
+            "https://x.example/a/",
+            "https://example.com/",
+            "http://a.example/",
+            "http://b.example/",
+            "http://c.example/x",
+            "http://d.example/"
+        ]
+    );
+}

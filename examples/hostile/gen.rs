@@ -146,7 +146,8 @@ fn utf16le(text: &str) -> Vec<u8> {
 /// bytes: runs of brackets, quotes and punctuation after a URI, glued URI
 /// runs that end in a byte the parser rejects, long words before `:`,
 /// deep and mixed quote prefixes, unclosed brackets and quotes, hyphen
-/// breaks, `URL:` runs, page breaks that hold brackets of their own.
+/// breaks, line continuations, `URL:` runs, page breaks that hold
+/// brackets of their own.
 pub fn shapes(len: u64) -> Vec<Case> {
     let glued = |unit: &str, n: usize, end: &str| unit.repeat(n) + end;
     let quoted = "> >> ".repeat(20);
@@ -265,6 +266,24 @@ pub fn shapes(len: u64) -> Vec<Case> {
             "`http://a/b-` and the rest of it on the next line",
             "see http://a/b-\nc/d.html\n".to_string(),
             per_unit(1),
+        ),
+        shape(
+            "line-continuations",
+            "`http://a/b\\` continued over two lines that end in `\\`",
+            "see http://a/b\\\nc/d\\\n  e.html\n".to_string(),
+            per_unit(1),
+        ),
+        shape(
+            "quoted-continuations",
+            "`\"http://a/b\\` continued over lines that end in `\\` to a `\"`",
+            "\"http://a/b\\\n c\\\n d\"\n".to_string(),
+            per_unit(1),
+        ),
+        shape(
+            "failing-continuations",
+            "`http://a/%zz\\` and a continuation line, never a URI",
+            "http://a/%zz\\\nc/d\\\n".to_string(),
+            Expect::Nothing,
         ),
         shape(
             "glued-iri",

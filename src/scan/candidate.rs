@@ -377,6 +377,9 @@ impl Core<'_> {
                     if let Some(resume) = self.read_hyphen_continuation(c, cut, emit)? {
                         return Ok(resume);
                     }
+                    if let Some(resume) = self.read_backslash_continuation(c, cut, emit)? {
+                        return Ok(resume);
+                    }
                 }
                 (start + len, Delimiter::None)
             }
@@ -416,6 +419,41 @@ impl Core<'_> {
             .then_some(next.end))
     }
 
+    /// The line continuation of a bare candidate whose URI bytes end right
+    /// before a `\` that ends its line (`cut`): joined with the next
+    /// lines' first words while they read as the URI's rest
+    /// ([`unwrap::backslash_continuation`]). Returns where to resume when
+    /// the joined reading was reported. Only the first candidate of a run
+    /// tries, as for a hyphen.
+    fn read_backslash_continuation<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        cut: usize,
+        emit: &mut Emit<'_, R>,
+    ) -> Result<Option<usize>, NeedMore> {
+        let hay = c.win.hay;
+        if hay.get(cut) != Some(&b'\\') {
+            return Ok(None);
+        }
+        let cx = self.unwrap_context(c);
+        let next = unwrap::backslash_continuation(hay, cut, &cx)?;
+        let Some(close) = next.last().map(|last| last.end) else {
+            return Ok(None);
+        };
+        let mut pieces = Pieces::default();
+        for piece in std::iter::once(c.start()..cut).chain(next) {
+            pieces.push(piece);
+        }
+        let u = Unwrapped {
+            pieces,
+            close,
+            line_end_hyphens: Vec::new(),
+        };
+        Ok(self
+            .validate_unwrapped(c, &u, Delimiter::None, false, emit)
+            .then_some(close))
+    }
+
     /// How a candidate that follows a quotation mark ends: its URI
     /// characters, brackets and all, read on from `cut` (where the bare
     /// rules end it) up to the closing mark `close`, maybe over lines
@@ -438,9 +476,10 @@ impl Core<'_> {
         if hay[end..].starts_with(close) {
             return Ok(QuotedEnd::Quote(end));
         }
-        // Only a line that ends in `-` goes on (the hyphen rule): the quote
-        // depth is read for those alone.
-        if hay[end - 1] != b'-' {
+        // Only a line that ends in `-` (the hyphen rule) or in a line
+        // continuation's `\` goes on: the quote depth is read for those
+        // alone.
+        if hay[end - 1] != b'-' && hay.get(end) != Some(&b'\\') {
             return Ok(QuotedEnd::None);
         }
         let cx = self.unwrap_context(c);

@@ -11,8 +11,9 @@
 //! - a bare or quoted candidate is a run of URI bytes, and the line break
 //!   before `at` is not one: it ends before `at`, and so does every skip
 //!   over a run (`in_long_run`) and every lemma about a run; but for a
-//!   double-quoted candidate whose line ends in `-`, which reads on into the
-//!   next line (the hyphen rule): no cut follows a line that ends in `-`;
+//!   candidate whose line ends in `-` (the hyphen rule) or in a line
+//!   continuation's `\`, which reads on into the next line: no cut follows
+//!   a line that ends in either;
 //! - otherwise only a read inside `<...>` crosses line breaks. It passes whole lines
 //!   of URI bytes, each but the first with a quote prefix and indentation
 //!   first, and a page break's footer and header lines (any text) after a
@@ -154,10 +155,12 @@ fn ends_every_read(line: &[u8]) -> bool {
     }
     let content = &line[from..to];
     // A typesetter's hyphen at the end of a line is joined to the next,
-    // and so is a `-` that ends a line of a double-quoted URI.
+    // and so is a `-` that ends a line of a double-quoted or bare URI, and
+    // a line continuation's `\` that ends one in brackets, quotes or bare.
     if content.ends_with("\u{2010}".as_bytes())
         || content.ends_with("\u{ad}".as_bytes())
         || content.ends_with(b"-")
+        || content.ends_with(b"\\")
     {
         return false;
     }
@@ -283,6 +286,8 @@ mod cut_tests {
                 b"\"end\"",
                 b"\\\\",
                 b"\\n",
+                b"\\\n",
+                b"\\\n  a/b",
             ]
             .into_iter()
             .chain(crate::standalone::JSON_TOKENS)
@@ -369,6 +374,8 @@ mod cut_tests {
         assert!(!safe("x\n\x0c\nRFC 9999 Header\n")); // and its header
         assert!(!safe("x\n> > \n"));
         assert!(!safe("x\nhttp://a/b\u{2010}\n"));
+        assert!(!safe("x\nsee http://a/b\\\n")); // a line continuation
+        assert!(!safe("x\n\"http://a/b\\ \r\n"));
         let within = |text: &str, at: usize| is_safe_cut(text.as_bytes(), at);
         assert!(within("see http://a/ now", 4));
         assert!(!within("see http://a/ now", 5)); // inside a word

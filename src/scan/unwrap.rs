@@ -7,7 +7,7 @@ use std::ops::Range;
 
 use super::chars;
 use super::core::NeedMore;
-use crate::uri::table::URI;
+use crate::uri::table::{URI, URI_BUT_COLON};
 
 /// The result of reading the inside of angle brackets from a URI's first byte.
 #[derive(Debug, PartialEq, Eq)]
@@ -60,7 +60,7 @@ impl Pieces {
         all
     }
 
-    fn push(&mut self, piece: Range<usize>) {
+    pub fn push(&mut self, piece: Range<usize>) {
         if self.first.is_none() {
             self.first = Some(piece);
         } else {
@@ -131,12 +131,13 @@ fn is_space(b: u8) -> bool {
 }
 
 /// Reads a double-quoted URI wrapped at line-end hyphens (Appendix C's
-/// hyphen rule, which holds for any URI, not only one in `<...>`):
+/// hyphen rule, which holds for any URI, not only one in `<...>`) or at
+/// line continuations (a `\` that ends a line, [`line_continuation`]):
 /// `start..end` is the quoted candidate's first line of URI bytes, ending
-/// in `-` right before a line break; each next line's indentation and mail
-/// quote prefix are skipped ([`continuation_start`]) and its URI bytes
-/// joined, as long as they end in `-` at a line break, up to the closing
-/// mark `close`. Looks no further than `cx.limit`.
+/// in `-` right before a line break or right before such a `\`; each next
+/// line's indentation and mail quote prefix are skipped
+/// ([`continuation_start`]) and its URI bytes joined, as long as they end
+/// so, up to the closing mark `close`. Looks no further than `cx.limit`.
 /// `Ok(None)` when the text has not that shape.
 pub fn read_quoted(
     hay: &[u8],
@@ -157,10 +158,11 @@ pub fn read_quoted(
     let mut hyphens = Vec::new();
     let mut end = end;
     loop {
-        if hay[end - 1] != b'-' {
-            return Ok(None);
-        }
-        let Some(from) = continuation_start(hay, end, cx)? else {
+        let (line_end, hyphen) = match line_continuation(hay, end) {
+            Some(continuation) => continuation,
+            None => return Ok(None),
+        };
+        let Some(from) = continuation_start(hay, line_end, cx)? else {
             return Ok(None);
         };
         let to = hay.len().min(cx.limit.max(from));
@@ -172,7 +174,7 @@ pub fn read_quoted(
         if i + close.len() > hay.len() {
             return need_more(hay.len());
         }
-        hyphens.push(end - 1);
+        hyphens.extend(hyphen);
         pieces.push(from..i);
         if hay[i..].starts_with(close) {
             return Ok(Some(Unwrapped {
@@ -183,6 +185,100 @@ pub fn read_quoted(
         }
         end = i;
     }
+}
+
+/// How the URI bytes that end at `end` (before a byte that is none) go
+/// on to the next line, if they may: past a `\` right at `end` that ends
+/// the line (a line continuation: a shell's, a C or Rust string's, RFC
+/// 8792's folding), the line break standing right after it, with no
+/// hyphen; or past a `-` that ends them, the line break at `end`, with the
+/// hyphen's offset (the hyphen rule). Whether a line break stands there is
+/// [`continuation_start`]'s to find.
+fn line_continuation(hay: &[u8], end: usize) -> Option<(usize, Option<usize>)> {
+    if hay.get(end) == Some(&b'\\') {
+        Some((end + 1, None))
+    } else if hay[end - 1] == b'-' {
+        Some((end, Some(end - 1)))
+    } else {
+        None
+    }
+}
+
+/// Where the next lines continue a bare URI whose URI bytes end right
+/// before `at`, a `\` (a line continuation: see [`line_continuation`];
+/// gcloud's man pages and Python's docstrings wrap long URLs so): the
+/// next line's first word, past its indentation and its mail quote prefix
+/// ([`continuation_start`]), when it reads as the URI's rest (see
+/// [`continues_after_backslash`]), and on to the line after while a word
+/// ends in such a `\`. The last word loses the sentence's punctuation.
+/// Empty when the first word does not continue the URI.
+///
+/// Each word holds no `:`, so no scheme and no candidate starts inside
+/// one, and only a word that is all of its line's text leads to the next:
+/// two reads never cover the same line.
+pub fn backslash_continuation(
+    hay: &[u8],
+    at: usize,
+    cx: &Context,
+) -> Result<Vec<Range<usize>>, NeedMore> {
+    let mut pieces = Vec::new();
+    let mut at = at;
+    while let Some(from) = continuation_start(hay, at + 1, cx)? {
+        let limit = hay.len().min(cx.limit.max(from));
+        // A word with a `:` (most often a URI of its own after a chain) is
+        // turned away at its `:`, before it is measured.
+        let before_colon = URI_BUT_COLON.run_len(&hay[from..limit]);
+        crate::work::examined(before_colon + 1);
+        if hay.get(from + before_colon) == Some(&b':') {
+            break;
+        }
+        let measured = super::trim::measure(&hay[from..limit], limit < hay.len() || !cx.eof);
+        let end = from + measured.len;
+        let word = &hay[from..end];
+        // A word that cannot be the URI's rest whatever follows is told
+        // without more input (the line after a chain is most often a URI
+        // or a command of its own).
+        if !may_continue_after_backslash(word) {
+            break;
+        }
+        if end == hay.len() && !cx.eof {
+            return Err(NeedMore);
+        }
+        let goes_on = hay.get(end) == Some(&b'\\');
+        let len = match goes_on {
+            true => word.len(),
+            false => super::trim::trimmed_len(word, None, |j| word[..j].contains(&b'\'')),
+        };
+        if !continues_after_backslash(&word[..len]) {
+            break;
+        }
+        pieces.push(from..from + len);
+        if !goes_on {
+            break;
+        }
+        at = end;
+    }
+    Ok(pieces)
+}
+
+/// Returns true if and only if `word`, the first of a line after a line
+/// that ends in `\`, less the sentence's punctuation when it ends its
+/// URI, reads as the rest of the URI before the `\`: it starts with a
+/// letter, a digit, `/`, `.`, `?`, `#`, `%` or `_` (not `-`, a command's
+/// option), holds a byte other than a letter (`sk-1`, `2016-08-15`,
+/// `is.com/x`; not a word of prose after a Markdown hard break, `Next`),
+/// and no `:` (not a URI of its own).
+fn continues_after_backslash(word: &[u8]) -> bool {
+    may_continue_after_backslash(word) && !word.iter().all(u8::is_ascii_alphabetic)
+}
+
+/// What [`continues_after_backslash`] asks of a word that more input may
+/// lengthen: its first byte and no `:`.
+fn may_continue_after_backslash(word: &[u8]) -> bool {
+    let starts = word
+        .first()
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b"/.?#%_".contains(&b));
+    starts && !word.contains(&b':')
 }
 
 /// Where the next line continues a bare URI that ends in `-` right before
@@ -296,11 +392,13 @@ pub fn read(hay: &[u8], start: usize, cx: &Context) -> Angle {
                 line_end_hyphens: hyphens,
             });
         }
-        // A typesetter's hyphen (U+2010 or U+00AD) at the end of a line is
-        // dropped; the parts around it are joined.
+        // A typesetter's hyphen (U+2010 or U+00AD) or a line continuation's
+        // `\` at the end of a line is dropped; the parts around it are
+        // joined.
         let typographic = match &hay[i..] {
             [0xE2, 0x80, 0x90, ..] => 3,
             [0xC2, 0xAD, ..] => 2,
+            [b'\\', ..] => 1,
             [0xE2] | [0xE2, 0x80] | [0xC2] if !cx.eof => return Angle::NeedMore,
             _ => 0,
         };

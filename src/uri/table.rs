@@ -96,6 +96,10 @@ pub const URI: Table = Table::new(b"-._~:/?#[]@!$&'()*+,;=%", true, true);
 /// of URI bytes up to one of them first (see `scan::trim::measure`).
 pub const URI_BUT_CLOSERS: Table = Table::new(b"-._~:/?#[@!$&'(*+,;=%", true, true);
 
+/// [`URI`] less `:`: the scanner turns a word that holds one away at it
+/// (see `scan::unwrap::backslash_continuation`).
+pub const URI_BUT_COLON: Table = Table::new(b"-._~/?#[]@!$&'()*+,;=%", true, true);
+
 /// Returns true if and only if `b` is a `HEXDIG` (either case).
 #[inline(always)]
 pub const fn is_hex(b: u8) -> bool {
