@@ -43,7 +43,7 @@
 //! blanks are as written too (a blank inside a string is followed, in the
 //! same token or a later one, by the string's `"`). What `is_safe_cut`
 //! judges of a line (its last token, what precedes it, form feeds, a line
-//! end `-`) is the same of the input and of its decoded text, and a cut at
+//! end `-` or `\`) is the same of the input and of its decoded text, and a cut at
 //! a line break starts a line, where decoding starts afresh: segments and
 //! chunks cut the input where its decoded text may be cut, and decode each
 //! on its own to the text the whole decodes to. A scan that starts at a
