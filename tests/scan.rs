@@ -531,6 +531,31 @@ fn rule6_invalid_candidates_are_not_reported() {
     assert!(found[1].error().is_some() && found[2].error().is_none());
 }
 
+/// Found by a black-box run: a template (`{}` of a format string, RFC
+/// 6570's `{id}`) was left out even by `--invalid`, which showed a `%s`
+/// one. It is reported as the invalid candidate it is, braces and all,
+/// and a URI inside it is still found.
+#[test]
+fn a_template_is_an_invalid_candidate() {
+    t!("\"https://crates.io/api/v1/crates/{}\" https://x.example/{id}/y.", []);
+    let scanner = Scanner::builder().report_invalid(true).build();
+    let found = check(
+        &scanner,
+        "\"|https://crates.io/api/v1/crates/{}|\" |https://x.example/{id}/y|. {|http://b.example/|}",
+        &[
+            "https://crates.io/api/v1/crates/{}",
+            "https://x.example/{id}/y",
+            "http://b.example/",
+        ],
+    );
+    assert_eq!(found[0].delimiter(), Delimiter::Quote);
+    assert_eq!(
+        found[1].error().unwrap().to_string(),
+        "invalid character in path at byte 18"
+    );
+    assert!(found[2].error().is_none());
+}
+
 /// Found in issue 11: after a parse failure the scan resumed at the
 /// failing scheme's `:` + 1 and re-parsed the run for each later scheme;
 /// `--invalid` then reported the run once per scheme in it. It is one

@@ -23,7 +23,7 @@ use super::trim::{self, trimmed_len};
 use super::unwrap::{self, Angle, Pieces, Unwrapped};
 use super::{Delimiter, Found, HyphenMode, IriMode};
 use crate::span::Span;
-use crate::uri::table::URI;
+use crate::uri::table::{Table, URI};
 use crate::uri::{IriRef, ParseError, UriRef};
 
 /// The candidate being read: its scheme, in its window.
@@ -42,6 +42,10 @@ enum Around {
     Quote(&'static [u8]),
     None,
 }
+
+/// The bytes of a template: a URI's, and the braces of its expressions
+/// (RFC 6570's `{id}`, a format string's `{}`).
+const URI_OR_BRACES: Table = URI.with(b'{').with(b'}');
 
 /// The quotation marks that delimit as `"..."` does: each opener, and its
 /// closer.
@@ -350,6 +354,9 @@ impl Core<'_> {
         // `{{version}}`. The URI is not written out, and the text before the
         // `{` is not it (`http://$`, `…/tag/v`).
         if hay.get(cut) == Some(&b'{') {
+            if self.scanner.config.report_invalid && !self.run.reported_invalid {
+                self.report_template(c, cut, close_quote, emit)?;
+            }
             return Ok(c.scheme.colon + 1);
         }
         let quoted_end = if let Some(close) = close_quote {
@@ -489,6 +496,59 @@ impl Core<'_> {
                 None => QuotedEnd::None,
             },
         )
+    }
+
+    /// Reports a template (a run that ends at `{`, `cut`) as an invalid
+    /// candidate, on request ([`ScannerBuilder::report_invalid`]): its URI
+    /// bytes and braces (`https://crates.io/api/v1/crates/{}`, RFC 6570's
+    /// `/users{/id}`), less the sentence's punctuation, up to the closing
+    /// quotation mark `close_quote` when it ends there. Once per run, as
+    /// for any invalid candidate; the scan resumes after the scheme, as
+    /// without the request.
+    ///
+    /// [`ScannerBuilder::report_invalid`]: crate::ScannerBuilder::report_invalid
+    fn report_template<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        cut: usize,
+        close_quote: Option<&'static [u8]>,
+        emit: &mut Emit<'_, R>,
+    ) -> Result<(), NeedMore> {
+        let hay = c.win.hay;
+        let to = hay
+            .len()
+            .min(c.start() + self.scanner.config.max_candidate_len);
+        let end = cut + URI_OR_BRACES.run_len(&hay[cut..to]);
+        crate::work::examined(end - cut + 1);
+        if end == hay.len() && !c.win.eof {
+            return Err(NeedMore);
+        }
+        let quoted = close_quote.filter(|close| hay[end..].starts_with(close));
+        let (end, delimiter) = match quoted {
+            Some(_) => (end, Delimiter::Quote),
+            None => {
+                let text = &hay[c.start()..end];
+                let len = trimmed_len(text, None, |j| text[..j].contains(&b'\''));
+                (c.start() + len, Delimiter::None)
+            }
+        };
+        let text = &hay[c.start()..end];
+        if let Err(e) = parse(text, self.scanner.config.iri) {
+            self.run.reported_invalid = true;
+            let invalid = Valid {
+                text: String::from_utf8_lossy(text),
+                iri: None,
+            };
+            self.report(
+                c.win,
+                c.start()..end,
+                invalid,
+                Flags::bare(delimiter),
+                Some(e),
+                emit,
+            );
+        }
+        Ok(())
     }
 
     /// Stage 4: the scheme's shape, what the run's failed candidates
