@@ -537,7 +537,10 @@ fn rule6_invalid_candidates_are_not_reported() {
 /// and a URI inside it is still found.
 #[test]
 fn a_template_is_an_invalid_candidate() {
-    t!("\"https://crates.io/api/v1/crates/{}\" https://x.example/{id}/y.", []);
+    t!(
+        "\"https://crates.io/api/v1/crates/{}\" https://x.example/{id}/y.",
+        []
+    );
     let scanner = Scanner::builder().report_invalid(true).build();
     let found = check(
         &scanner,
@@ -1203,6 +1206,11 @@ fn jdbc_urls_and_data_media_types() {
             "jdbc:sqlserver://h:1433;databaseName=x"
         ]
     );
+    // A program's prefix and a Windows drive are not JDBC URLs.
+    t!(
+        "url = \"jdbc:mysql://\" + host; \"jdbc:oracle:thin:@\" jdbc:sqlite:C:\\db\\x.db",
+        []
+    );
     t!(
         "{data:r,handler:n,guid:n.guid} $.ajax({data:t,success:n}) src=data:image/png;base64,iVBORw0 data:,Hello",
         ["data:image/png;base64,iVBORw0", "data:,Hello"]
@@ -1261,6 +1269,45 @@ fn a_line_continuation_joins_a_wrapped_uri() {
             "http://b.example/",
             "http://c.example/x",
             "http://d.example/"
+        ]
+    );
+    // The punctuation before the `\` is the URI's.
+    t!(
+        "schemaLocation=\"|http://www.\\\ngexf.net/1.2draft| |http://x|\"",
+        ["http://www.gexf.net/1.2draft", "http://x"]
+    );
+    // A comment goes on only on a comment's line, past its marker; a line
+    // that starts one continues nothing.
+    t!(
+        "# |http://a.example/x.html\\\n#   #frag|\n# |http://so.example/q/1/dom-\\\n# please/38041194|\n",
+        ["http://a.example/x.html#frag", "http://so.example/q/1/dom-please/38041194"]
+    );
+    t!(
+        "    # see |https://a.example/issues/|\\\n    x2 = 1\n|http://b.example/x.html|\\\n# a comment\n",
+        ["https://a.example/issues/", "http://b.example/x.html"]
+    );
+    // A docstring's indented continuation (reST's hyperlink target); but
+    // an indented word after a letter is a shell's next word.
+    t!(
+        "    .. _ADC: |https://developers.google.com\\\n            /identity/protocols/adc|\n\
+         pip install -i |https://pypi.example/simple|\\\n    numpy==1.2\n\
+         ENV URL=|https://a.example/x|\\\n    VERSION=1.2\n",
+        [
+            "https://developers.google.com/identity/protocols/adc",
+            "https://pypi.example/simple",
+            "https://a.example/x"
+        ]
+    );
+    // Prose after a Markdown hard break, a `\ ` (an escaped blank) in
+    // brackets, and a `\` that ends no line.
+    t!(
+        "Docs: |https://a.example/b|\\\nI'm here\n|http://b.example/c|\\\n2. item\n\
+         <|http://c.example/d|\\ \nx/y> |http://d.example/e\\\nf/g|.\\x",
+        [
+            "https://a.example/b",
+            "http://b.example/c",
+            "http://c.example/d",
+            "http://d.example/ef/g"
         ]
     );
 }

@@ -286,6 +286,18 @@ pub fn shapes(len: u64) -> Vec<Case> {
             Expect::Nothing,
         ),
         shape(
+            "quoted-angle-continuations",
+            "`\"<http://a/%zz\\` and an indented continuation line, read three ways",
+            "\"<http://a/%zz\\\n  x/y\\\n".to_string(),
+            Expect::Nothing,
+        ),
+        shape(
+            "prefixed-continuations",
+            "the same in a mail reply, `> \"<http://a/%zz\\` and `>   x/y\\`",
+            "> \"<http://a/%zz\\\n>   x/y\\\n".to_string(),
+            Expect::Nothing,
+        ),
+        shape(
             "glued-iri",
             "`http://ü.de/東` x 3,000 then `%zz `: one run of IRIs, each failing",
             glued("http://ü.de/東", 3_000, "%zz "),

@@ -251,6 +251,21 @@ impl Core<'_> {
         depth
     }
 
+    /// The comment marker (`#`, `//`) that the line where the candidate
+    /// starts starts with, after its indentation: `None` when there is
+    /// none, or when the line starts more than [`LOOKBACK`] bytes before
+    /// the `:`. Asked after [`Core::quote_depth`], which found the line.
+    fn comment_marker(&self, c: &Candidate<'_, '_>) -> Option<&'static [u8]> {
+        let line_start = self.lines.line_start;
+        if c.abs(c.scheme.colon) - line_start > LOOKBACK {
+            return None;
+        }
+        let line = &c.win.hay[line_start - c.win.offset..c.start()];
+        crate::work::examined(line.len());
+        let text = line.trim_ascii_start();
+        [&b"#"[..], b"//"].into_iter().find(|m| text.starts_with(m))
+    }
+
     /// Validates and reports the reading(s) of a candidate read over lines,
     /// in `<...>` or `"..."` (one, or two when a hyphen ends a line and
     /// [`HyphenMode::Both`] asks for both). Returns false, reporting
@@ -380,9 +395,14 @@ impl Core<'_> {
                 let run = &mut self.run;
                 let quote_before = |i: usize| run.has(hay, offset, b'\'', abs, abs + i);
                 let len = trimmed_len(&hay[start..cut], emphasis, quote_before);
-                if len == cut - start && self.run.starts_at(abs) {
-                    if let Some(resume) = self.read_hyphen_continuation(c, cut, emit)? {
-                        return Ok(resume);
+                if self.run.starts_at(abs) {
+                    // Both rules read the next line once per run; a line
+                    // continuation's `\` keeps the punctuation before it
+                    // (`http://www.\` then `example.org/`).
+                    if len == cut - start {
+                        if let Some(resume) = self.read_hyphen_continuation(c, cut, emit)? {
+                            return Ok(resume);
+                        }
                     }
                     if let Some(resume) = self.read_backslash_continuation(c, cut, emit)? {
                         return Ok(resume);
@@ -443,16 +463,13 @@ impl Core<'_> {
             return Ok(None);
         }
         let cx = self.unwrap_context(c);
-        let next = unwrap::backslash_continuation(hay, cut, &cx)?;
+        let comment = self.comment_marker(c);
+        let next = unwrap::backslash_continuation(hay, cut, comment, &cx)?;
         let Some(close) = next.last().map(|last| last.end) else {
             return Ok(None);
         };
-        let mut pieces = Pieces::default();
-        for piece in std::iter::once(c.start()..cut).chain(next) {
-            pieces.push(piece);
-        }
         let u = Unwrapped {
-            pieces,
+            pieces: Pieces::of(std::iter::once(c.start()..cut).chain(next)),
             close,
             line_end_hyphens: Vec::new(),
         };

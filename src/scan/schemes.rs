@@ -970,8 +970,9 @@ impl Endings {
 /// - `tag:` is `tag:authority,date:specific` (RFC 4151).
 /// - `data:` has a media type (`type/subtype`, or none) and the `,` that
 ///   ends it (RFC 2397): not a script's `data:r,handler:n`.
-/// - `jdbc:` is followed by its driver's name and `:` (`jdbc:mysql://…`,
-///   `jdbc:oracle:thin:@//…`, `jdbc:h2:mem:db`).
+/// - `jdbc:` is followed by its driver's name, `:` and an address
+///   (`jdbc:mysql://…`, `jdbc:oracle:thin:@//…`, `jdbc:h2:mem:db`; not
+///   a program's `"jdbc:mysql://" + host`: see [`jdbc_shape`]).
 /// - `geo:` starts with a digit or `-` (RFC 5870).
 /// - `cid:`/`mid:` have an `@` (RFC 2392).
 /// - `jabber:` has an `@` (`jabber:client` is an XML namespace).
@@ -1042,7 +1043,7 @@ pub fn has_required_shape(scheme: &[u8], rest: &[u8], has: &mut dyn FnMut(u8) ->
             .first()
             .is_some_and(|&f| f.is_ascii_alphabetic() || f == b'+'),
         b"blob" => rest.starts_with(b"null/") || starts_with_scheme(rest),
-        b"jdbc" => starts_with_scheme(rest),
+        b"jdbc" => jdbc_shape(rest),
         b"message" | b"session" | b"service" | b"example" | b"content" | b"content-type"
         | b"feed" | b"drm" | b"ni" | b"query" | b"tool" | b"at" | b"go" | b"res" | b"things"
         | b"tv" | b"pack" | b"platform" | b"proxy" | b"submit" | b"notes" | b"drop" | b"graph"
@@ -1074,6 +1075,22 @@ fn data_shape(rest: &[u8]) -> bool {
             .iter()
             .position(|&b| b == b'/')
             .is_some_and(|slash| is_token(&kind[..slash]) && is_token(&kind[slash + 1..]))
+}
+
+/// Returns true if and only if `rest`, after `jdbc:`, is a driver's name,
+/// its `:` and an address: two bytes or more, a letter or digit among its
+/// first [`MAX_ORIGIN_SCHEME`], not ending in `@`. A program's prefix
+/// (`"jdbc:mysql://" + host`, `"jdbc:oracle:thin:@"`) and a Windows
+/// path's drive (`jdbc:sqlite:C:\db`) are not URLs.
+fn jdbc_shape(rest: &[u8]) -> bool {
+    let head = &rest[..rest.len().min(MAX_ORIGIN_SCHEME + 1)];
+    let Some(colon) = crate::uri::scheme_end(head) else {
+        return false;
+    };
+    let address = &rest[colon + 1..];
+    let head = &address[..address.len().min(MAX_ORIGIN_SCHEME)];
+    crate::work::examined(colon + head.len());
+    address.len() >= 2 && head.iter().any(u8::is_ascii_alphanumeric) && rest.last() != Some(&b'@')
 }
 
 /// Longer than a `data:` URI's media type and its parameters
@@ -1275,6 +1292,9 @@ mod tests {
             ("data", "text/,x"),
             ("jdbc", "driver"),
             ("jdbc", "//db/app"),
+            ("jdbc", "mysql://"),
+            ("jdbc", "oracle:thin:@"),
+            ("jdbc", "sqlite:C"),
         ];
         for (s, rest) in bad {
             assert!(!shape(s, rest), "{s}:{rest}");

@@ -52,7 +52,7 @@ pub struct Pieces {
 
 impl Pieces {
     /// The pieces `pieces`, in order.
-    pub fn of<const N: usize>(pieces: [Range<usize>; N]) -> Pieces {
+    pub fn of(pieces: impl IntoIterator<Item = Range<usize>>) -> Pieces {
         let mut all = Pieces::default();
         for piece in pieces {
             all.push(piece);
@@ -60,7 +60,7 @@ impl Pieces {
         all
     }
 
-    pub fn push(&mut self, piece: Range<usize>) {
+    fn push(&mut self, piece: Range<usize>) {
         if self.first.is_none() {
             self.first = Some(piece);
         } else {
@@ -213,18 +213,74 @@ fn line_continuation(hay: &[u8], end: usize) -> Option<(usize, Option<usize>)> {
 /// ends in such a `\`. The last word loses the sentence's punctuation.
 /// Empty when the first word does not continue the URI.
 ///
+/// `comment` is the comment marker (`#`, `//`) that starts the URI's line,
+/// if one does: a comment goes on only on a line that starts with the same
+/// marker, which is skipped with the blanks after it (`# see http://a/b\`
+/// then `#   c/d`), and a line that is not a comment (`x = 1`) does not
+/// continue it. A line that starts with a comment marker continues no
+/// other line.
+///
+/// *Judgement call:* the next line's indentation is dropped, as RFC 8792's
+/// folding and Rust's strings drop it and as docstrings mean it
+/// (`.. _Name: https://developers.google.com\` then
+/// `        /identity/protocols/…`), though a shell keeps it, as a blank
+/// between two words. So an indented line goes on only with a word that
+/// starts a path, query or fragment (`/`, `?`, `#`) or where the URI
+/// stopped mid-way (after `/`, `-`, `.`, `_`, `=`, `?`, `&`, `%`, `#` or
+/// `,`: RFC 8792's `…/example-jukebox/\` then `     2016-08-15`): not a
+/// shell's next word after a letter (`…/simple\` then `    numpy==1.2`).
+/// A URL glued to a shell's `\` with no blank before it was not found in
+/// the scripts of this machine.
+///
 /// Each word holds no `:`, so no scheme and no candidate starts inside
 /// one, and only a word that is all of its line's text leads to the next:
 /// two reads never cover the same line.
 pub fn backslash_continuation(
     hay: &[u8],
     at: usize,
+    comment: Option<&[u8]>,
     cx: &Context,
 ) -> Result<Vec<Range<usize>>, NeedMore> {
     let mut pieces = Vec::new();
     let mut at = at;
-    while let Some(from) = continuation_start(hay, at + 1, cx)? {
-        let limit = hay.len().min(cx.limit.max(from));
+    while let Some(mut from) = continuation_start(hay, at + 1, cx)? {
+        // The marker a comment's lines start with, or none of them.
+        let marker_len = [&b"#"[..], b"//"]
+            .into_iter()
+            .find(|m| hay[from..].starts_with(m))
+            .map_or(0, <[u8]>::len);
+        if from + 3 > hay.len() && !cx.eof {
+            return Err(NeedMore);
+        }
+        // Blanks right after the line break (a quote prefix is no
+        // indentation).
+        let line_start = at + 2 + usize::from(hay[at + 1] == b'\r');
+        let indented = matches!(hay.get(line_start), Some(b' ' | b'\t'));
+        let goes_on_mid_way = b"/-._=?&%#,".contains(&hay[at - 1])
+            || hay.get(from).is_some_and(|b| b"/?#".contains(b));
+        match comment {
+            Some(marker) if hay[from..].starts_with(marker) => {
+                from += marker.len();
+                from += hay[from..]
+                    .iter()
+                    .take_while(|&&b| b == b' ' || b == b'\t')
+                    .count();
+            }
+            Some(_) => break,
+            None if marker_len > 0 && matches!(hay.get(from + marker_len), Some(b' ' | b'\t')) => {
+                break
+            }
+            None => {}
+        }
+        if indented && comment.is_none() && !goes_on_mid_way {
+            break;
+        }
+        // A chain that reaches the candidate limit is not read: its first
+        // line is reported alone, as before a chain was read at all.
+        if from >= cx.limit {
+            return Ok(Vec::new());
+        }
+        let limit = hay.len().min(cx.limit);
         // A word with a `:` (most often a URI of its own after a chain) is
         // turned away at its `:`, before it is measured.
         let before_colon = URI_BUT_COLON.run_len(&hay[from..limit]);
@@ -244,7 +300,10 @@ pub fn backslash_continuation(
         if end == hay.len() && !cx.eof {
             return Err(NeedMore);
         }
-        let goes_on = hay.get(end) == Some(&b'\\');
+        if end >= cx.limit {
+            return Ok(Vec::new());
+        }
+        let goes_on = hay.get(end) == Some(&b'\\') && ends_line(hay, end + 1, cx.eof)?;
         let len = match goes_on {
             true => word.len(),
             false => super::trim::trimmed_len(word, None, |j| word[..j].contains(&b'\'')),
@@ -261,15 +320,25 @@ pub fn backslash_continuation(
     Ok(pieces)
 }
 
+/// Returns true if and only if a line break (`\n` or `\r\n`) stands at
+/// `at`; `Err` when the input may hold one but `hay` ends first.
+fn ends_line(hay: &[u8], at: usize, eof: bool) -> Result<bool, NeedMore> {
+    match &hay[at.min(hay.len())..] {
+        [b'\n', ..] | [b'\r', b'\n', ..] => Ok(true),
+        [] | [b'\r'] if !eof => Err(NeedMore),
+        _ => Ok(false),
+    }
+}
+
 /// Returns true if and only if `word`, the first of a line after a line
 /// that ends in `\`, less the sentence's punctuation when it ends its
 /// URI, reads as the rest of the URI before the `\`: it starts with a
 /// letter, a digit, `/`, `.`, `?`, `#`, `%` or `_` (not `-`, a command's
-/// option), holds a byte other than a letter (`sk-1`, `2016-08-15`,
-/// `is.com/x`; not a word of prose after a Markdown hard break, `Next`),
-/// and no `:` (not a URI of its own).
+/// option), holds a URI's punctuation (`sk-1`, `2016-08-15`, `is.com/x`:
+/// not a word of prose after a Markdown hard break, `Next`, `I'm`, a list's
+/// `2.`), and no `:` (not a URI of its own).
 fn continues_after_backslash(word: &[u8]) -> bool {
-    may_continue_after_backslash(word) && !word.iter().all(u8::is_ascii_alphabetic)
+    may_continue_after_backslash(word) && word.iter().any(|b| b"/.-_%=?#&~+,;".contains(b))
 }
 
 /// What [`continues_after_backslash`] asks of a word that more input may
@@ -403,6 +472,10 @@ pub fn read(hay: &[u8], start: usize, cx: &Context) -> Angle {
             _ => 0,
         };
         let space_at = i + typographic;
+        // A line continuation's `\` ends its line (`\ ` is an escaped blank).
+        if hay[i] == b'\\' && !matches!(hay.get(space_at), None | Some(b'\n' | b'\r')) {
+            return not_uri(i, crossed_page_break);
+        }
         if space_at >= hay.len() {
             return if cx.eof {
                 not_uri(i, crossed_page_break)
