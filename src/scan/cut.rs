@@ -28,7 +28,8 @@
 //! blank, and a read inside `<...>` crosses a blank within a line only to
 //! reach the `>` right after it. The exceptions are the blanks a read
 //! skips on its way: those of a quote prefix or indentation at a line's
-//! start, and any on a page break's footer or header line.
+//! start, those after a comment's marker there (a line continuation's),
+//! and any on a page break's footer or header line.
 //!
 //! Then the scan of the whole, arriving at `at`, stands exactly where a
 //! scan that starts at `at` (with the [`LOOKBACK`] bytes before it to look
@@ -91,7 +92,7 @@ fn is_safe_within_line(hay: &[u8], at: usize) -> bool {
     }
     let line_start = memchr::memrchr(b'\n', &hay[..at]).map_or(0, |p| p + 1);
     let before = &hay[line_start..at];
-    if before.contains(&b'\x0c') || before.iter().all(|b| matches!(b, b'>' | b' ' | b'\t')) {
+    if before.contains(&b'\x0c') || is_skipped_prefix(before) {
         return false;
     }
     if line_start == 0 {
@@ -100,6 +101,24 @@ fn is_safe_within_line(hay: &[u8], at: usize) -> bool {
     let last_start = memchr::memrchr(b'\n', &hay[..line_start - 1]).map_or(0, |p| p + 1);
     let last = &hay[last_start..line_start - 1];
     !last.contains(&b'\x0c') && !last.iter().all(u8::is_ascii_whitespace)
+}
+
+/// Returns true if and only if `before`, a line's text up to a blank, is
+/// what a read over lines skips at a line's start: a mail quote prefix and
+/// indentation, and a comment's marker (`#`, `//`) and the blanks after it
+/// (a line continuation's comment: see `unwrap::backslash_continuation`).
+fn is_skipped_prefix(before: &[u8]) -> bool {
+    let is_blank = |b: &u8| matches!(b, b'>' | b' ' | b'\t');
+    let from = before
+        .iter()
+        .position(|b| !is_blank(b))
+        .unwrap_or(before.len());
+    let rest = &before[from..];
+    let rest = rest
+        .strip_prefix(b"//")
+        .or_else(|| rest.strip_prefix(b"#"))
+        .unwrap_or(rest);
+    rest.iter().all(is_blank)
 }
 
 /// The line cuts of `buf` right after a line break at or past `from` that
@@ -288,6 +307,8 @@ mod cut_tests {
                 b"\\n",
                 b"\\\n",
                 b"\\\n  a/b",
+                b"\\\n# a/b",
+                b"# ",
             ]
             .into_iter()
             .chain(crate::standalone::JSON_TOKENS)
