@@ -441,9 +441,19 @@ impl Core<'_> {
             close: next.end,
             line_end_hyphens: vec![cut - 1],
         };
-        Ok(self
-            .validate_unwrapped(c, &u, Delimiter::None, false, emit)
-            .then_some(next.end))
+        Ok(self.validate_joined(c, &u, emit))
+    }
+
+    /// Validates and reports a bare candidate joined over lines `u`;
+    /// returns where to resume (the end of its last piece) when it was.
+    fn validate_joined<'h, R: Report<'h>>(
+        &mut self,
+        c: &Candidate<'_, 'h>,
+        u: &Unwrapped,
+        emit: &mut Emit<'_, R>,
+    ) -> Option<usize> {
+        self.validate_unwrapped(c, u, Delimiter::None, false, emit)
+            .then_some(u.close)
     }
 
     /// The line continuation of a bare candidate whose URI bytes end right
@@ -473,9 +483,7 @@ impl Core<'_> {
             close,
             line_end_hyphens: Vec::new(),
         };
-        Ok(self
-            .validate_unwrapped(c, &u, Delimiter::None, false, emit)
-            .then_some(close))
+        Ok(self.validate_joined(c, &u, emit))
     }
 
     /// How a candidate that follows a quotation mark ends: its URI
