@@ -542,6 +542,12 @@ fn a_template_is_an_invalid_candidate() {
         []
     );
     let scanner = Scanner::builder().report_invalid(true).build();
+    // One that reaches the candidate limit is too long to look at.
+    let short = Scanner::builder()
+        .report_invalid(true)
+        .max_candidate_len(256)
+        .build();
+    check(&short, &format!("http://x/{{{}}}", "y".repeat(300)), &[]);
     let found = check(
         &scanner,
         "\"|https://crates.io/api/v1/crates/{}|\" |https://x.example/{id}/y|. {|http://b.example/|}",
@@ -1277,7 +1283,15 @@ fn a_line_continuation_joins_a_wrapped_uri() {
         ["http://www.gexf.net/1.2draft", "http://x"]
     );
     // A comment goes on only on a comment's line, past its marker; a line
-    // that starts one continues nothing.
+    // that starts one continues nothing. (Read in short reads with JSON
+    // strings as written too: the stream then holds back no line, and a
+    // read may end in the blanks after the marker.)
+    let blanks = " ".repeat(300);
+    check(
+        &Scanner::builder().json_escapes(false).build(),
+        &format!("# |http://a.example/x.html\\\n#{blanks}#frag|\n|http://b.example/x|\\\n\n"),
+        &["http://a.example/x.html#frag", "http://b.example/x"],
+    );
     t!(
         "# |http://a.example/x.html\\\n#   #frag|\n# |http://so.example/q/1/dom-\\\n# please/38041194|\n",
         ["http://a.example/x.html#frag", "http://so.example/q/1/dom-please/38041194"]
@@ -1285,6 +1299,17 @@ fn a_line_continuation_joins_a_wrapped_uri() {
     t!(
         "    # see |https://a.example/issues/|\\\n    x2 = 1\n|http://b.example/x.html|\\\n# a comment\n",
         ["https://a.example/issues/", "http://b.example/x.html"]
+    );
+    // Doubled markers (`##`, Rust's `///`) are one; an empty comment line
+    // continues nothing.
+    t!(
+        "## |http://a.example/b\\\n## c/d|\n/// |https://c.example/a\\\n/// b/c|\n|http://e.example/f|\\\n#\nx\n",
+        ["http://a.example/bc/d", "https://c.example/ab/c", "http://e.example/f"]
+    );
+    // In a mail reply, blanks past the quote prefix are indentation.
+    t!(
+        "> pip install -i |http://a.example/simple|\\\n>     numpy==1.2\n",
+        ["http://a.example/simple"]
     );
     // A docstring's indented continuation (reST's hyperlink target); but
     // an indented word after a letter is a shell's next word.

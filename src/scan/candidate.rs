@@ -251,11 +251,11 @@ impl Core<'_> {
         depth
     }
 
-    /// The comment marker (`#`, `//`) that the line where the candidate
+    /// The comment marker (`#`, `//`, `##`, `///`, `//!`) that the line where the candidate
     /// starts starts with, after its indentation: `None` when there is
     /// none, or when the line starts more than [`LOOKBACK`] bytes before
     /// the `:`. Asked after [`Core::quote_depth`], which found the line.
-    fn comment_marker(&self, c: &Candidate<'_, '_>) -> Option<&'static [u8]> {
+    fn comment_marker<'h>(&self, c: &Candidate<'_, 'h>) -> Option<&'h [u8]> {
         let line_start = self.lines.line_start;
         if c.abs(c.scheme.colon) - line_start > LOOKBACK {
             return None;
@@ -263,7 +263,8 @@ impl Core<'_> {
         let line = &c.win.hay[line_start - c.win.offset..c.start()];
         crate::work::examined(line.len());
         let text = line.trim_ascii_start();
-        [&b"#"[..], b"//"].into_iter().find(|m| text.starts_with(m))
+        let len = unwrap::comment_marker_len(text);
+        (len > 0).then(|| &text[..len])
     }
 
     /// Validates and reports the reading(s) of a candidate read over lines,
@@ -528,8 +529,8 @@ impl Core<'_> {
     /// bytes and braces (`https://crates.io/api/v1/crates/{}`, RFC 6570's
     /// `/users{/id}`), less the sentence's punctuation, up to the closing
     /// quotation mark `close_quote` when it ends there. Once per run, as
-    /// for any invalid candidate; the scan resumes after the scheme, as
-    /// without the request.
+    /// for any invalid candidate, and not when it reaches the candidate
+    /// limit; the scan resumes after the scheme, as without the request.
     ///
     /// [`ScannerBuilder::report_invalid`]: crate::ScannerBuilder::report_invalid
     fn report_template<'h, R: Report<'h>>(
@@ -547,6 +548,10 @@ impl Core<'_> {
         crate::work::examined(end - cut + 1);
         if end == hay.len() && !c.win.eof {
             return Err(NeedMore);
+        }
+        // One that runs to the candidate limit is too long to look at.
+        if end - c.start() >= self.scanner.config.max_candidate_len {
+            return Ok(());
         }
         let quoted = close_quote.filter(|close| hay[end..].starts_with(close));
         let (end, delimiter) = match quoted {

@@ -105,7 +105,7 @@ fn is_safe_within_line(hay: &[u8], at: usize) -> bool {
 
 /// Returns true if and only if `before`, a line's text up to a blank, is
 /// what a read over lines skips at a line's start: a mail quote prefix and
-/// indentation, and a comment's marker (`#`, `//`) and the blanks after it
+/// indentation, and a comment's marker (`#`, `//`, `///`, ...) and the blanks after it
 /// (a line continuation's comment: see `unwrap::backslash_continuation`).
 fn is_skipped_prefix(before: &[u8]) -> bool {
     let is_blank = |b: &u8| matches!(b, b'>' | b' ' | b'\t');
@@ -114,10 +114,7 @@ fn is_skipped_prefix(before: &[u8]) -> bool {
         .position(|b| !is_blank(b))
         .unwrap_or(before.len());
     let rest = &before[from..];
-    let rest = rest
-        .strip_prefix(b"//")
-        .or_else(|| rest.strip_prefix(b"#"))
-        .unwrap_or(rest);
+    let rest = &rest[super::unwrap::comment_marker_len(rest)..];
     rest.iter().all(is_blank)
 }
 

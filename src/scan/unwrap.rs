@@ -213,12 +213,13 @@ fn line_continuation(hay: &[u8], end: usize) -> Option<(usize, Option<usize>)> {
 /// ends in such a `\`. The last word loses the sentence's punctuation.
 /// Empty when the first word does not continue the URI.
 ///
-/// `comment` is the comment marker (`#`, `//`) that starts the URI's line,
-/// if one does: a comment goes on only on a line that starts with the same
-/// marker, which is skipped with the blanks after it (`# see http://a/b\`
-/// then `#   c/d`), and a line that is not a comment (`x = 1`) does not
-/// continue it. A line that starts with a comment marker continues no
-/// other line.
+/// `comment` is the comment marker (`#`, `##`, `//`, `///`, `//!`: see
+/// [`comment_marker_len`]) that starts the URI's line, if one does: a
+/// comment goes on only on a line that starts with the same marker, which
+/// is skipped with the blanks after it (`# see http://a/b\` then
+/// `#   c/d`), and a line that is not a comment (`x = 1`) does not
+/// continue it. A line that starts with a comment marker and a blank or
+/// its end continues no other line (`#frag` and `//host` may).
 ///
 /// *Judgement call:* the next line's indentation is dropped, as RFC 8792's
 /// folding and Rust's strings drop it and as docstrings mean it
@@ -244,22 +245,25 @@ pub fn backslash_continuation(
     let mut pieces = Vec::new();
     let mut at = at;
     while let Some(mut from) = continuation_start(hay, at + 1, cx)? {
-        // The marker a comment's lines start with, or none of them.
-        let marker_len = [&b"#"[..], b"//"]
-            .into_iter()
-            .find(|m| hay[from..].starts_with(m))
-            .map_or(0, <[u8]>::len);
-        if from + 3 > hay.len() && !cx.eof {
+        // The marker a comment's lines start with, or none of them; what
+        // follows it is in `hay`, or the input ends.
+        let marker_len = comment_marker_len(&hay[from..]);
+        if from + (marker_len + 1).max(3) > hay.len() && !cx.eof {
             return Err(NeedMore);
         }
-        // Blanks right after the line break (a quote prefix is no
-        // indentation).
+        // Blanks right after the line break, or more than one after a
+        // quote prefix (`>   x`), are indentation.
         let line_start = at + 2 + usize::from(hay[at + 1] == b'\r');
-        let indented = matches!(hay.get(line_start), Some(b' ' | b'\t'));
+        let prefix = &hay[line_start..from];
+        let is_blank = |b: &u8| matches!(b, b' ' | b'\t');
+        let indented = prefix.first().is_some_and(is_blank)
+            || prefix
+                .windows(2)
+                .any(|w| is_blank(&w[0]) && is_blank(&w[1]));
         let goes_on_mid_way = b"/-._=?&%#,".contains(&hay[at - 1])
             || hay.get(from).is_some_and(|b| b"/?#".contains(b));
         match comment {
-            Some(marker) if hay[from..].starts_with(marker) => {
+            Some(marker) if marker_len == marker.len() && hay[from..].starts_with(marker) => {
                 from += marker.len();
                 from += hay[from..]
                     .iter()
@@ -267,10 +271,19 @@ pub fn backslash_continuation(
                     .count();
             }
             Some(_) => break,
-            None if marker_len > 0 && matches!(hay.get(from + marker_len), Some(b' ' | b'\t')) => {
+            None if marker_len > 0
+                && matches!(
+                    hay.get(from + marker_len),
+                    None | Some(b' ' | b'\t' | b'\r' | b'\n')
+                ) =>
+            {
                 break
             }
             None => {}
+        }
+        // The blanks after a comment's marker may run to the end of `hay`.
+        if from == hay.len() && !cx.eof {
+            return Err(NeedMore);
         }
         if indented && comment.is_none() && !goes_on_mid_way {
             break;
@@ -318,6 +331,18 @@ pub fn backslash_continuation(
         at = end;
     }
     Ok(pieces)
+}
+
+/// The length of the comment marker `text` starts with: a run of `#`
+/// (`#`, `##`), or `//` and the `/` after it or a `!` (`//`, `///`,
+/// `//!`); 0 when it starts with none.
+pub fn comment_marker_len(text: &[u8]) -> usize {
+    match text {
+        [b'#', ..] => text.iter().take_while(|&&b| b == b'#').count(),
+        [b'/', b'/', b'!', ..] => 3,
+        [b'/', b'/', ..] => text.iter().take_while(|&&b| b == b'/').count(),
+        _ => 0,
+    }
 }
 
 /// Returns true if and only if a line break (`\n` or `\r\n`) stands at
