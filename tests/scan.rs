@@ -208,6 +208,15 @@ fn rule2_hyphen_at_the_end_of_a_bare_uri() {
         ["http://a.org/p-", "http://b.org/"]
     );
     t!("|http://a.org/x-\nnotes.org|", ["http://a.org/x-notes.org"]);
+    // A next line that reaches the candidate limit is not joined: the
+    // first line comes alone, not a URI cut at the limit.
+    let short = Scanner::builder().max_candidate_len(256).build();
+    let long_rest = "b1.".repeat(150);
+    check(
+        &short,
+        &format!("see |http://a.org/aaaa-|\n{long_rest} more"),
+        &["http://a.org/aaaa-"],
+    );
     // In a mail reply, past the next line's quote prefix of the same
     // depth; a line of another depth is another message's.
     t!(

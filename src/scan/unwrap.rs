@@ -396,6 +396,11 @@ pub fn bare_continuation(
     if from + measured.len == hay.len() && !eof {
         return Err(NeedMore);
     }
+    // A word that reaches the candidate limit is not read: the first line
+    // is reported alone, not a URI cut at the limit.
+    if from + measured.len >= cx.limit {
+        return Ok(None);
+    }
     let word = &hay[from..from + measured.len];
     let len = super::trim::trimmed_len(word, None, |j| word[..j].contains(&b'\''));
     let word = &word[..len];
