@@ -114,6 +114,7 @@ use crate::html::{self, LinkAttributes};
 use crate::reading::Reading;
 use crate::scan::{Found, Scanner, Sink};
 use crate::span::Span;
+use crate::uri::percent::hex_pair;
 use crate::uri::{IriRef, UriRef};
 
 /// What a document is, and so how it is read.
@@ -557,15 +558,9 @@ fn is_the_link(uri: &str, value: &str) -> bool {
         .strip_prefix(uri)
         .is_some_and(|rest| match rest.as_bytes() {
             [] => true,
-            [b'%', hi, lo, ..] => decode_hex(*hi, *lo).is_some_and(ends_a_scan),
+            bytes @ [b'%', ..] => hex_pair(bytes, 0).is_some_and(ends_a_scan),
             [b, ..] => browser_encodes(*b),
         })
-}
-
-/// The byte that the hexadecimal digits `hi` and `lo` encode, if both are.
-fn decode_hex(hi: u8, lo: u8) -> Option<u8> {
-    let digit = |d: u8| char::from(d).to_digit(16);
-    Some((digit(hi)? * 16 + digit(lo)?) as u8)
 }
 
 /// Returns true if and only if a scan of text stops at the byte `b`

@@ -46,7 +46,7 @@ mod host;
 mod iri;
 mod normalize;
 mod parse;
-mod percent;
+pub(crate) mod percent;
 mod resolve;
 pub(crate) mod table;
 pub(crate) mod ucs;

@@ -48,7 +48,7 @@ fn next_escape(input: &[u8], from: usize) -> Option<usize> {
 
 /// The byte encoded by a valid `%XX` at `i`, if there is one.
 #[inline]
-pub(super) fn hex_pair(input: &[u8], i: usize) -> Option<u8> {
+pub(crate) fn hex_pair(input: &[u8], i: usize) -> Option<u8> {
     match input.get(i..i + 3) {
         Some([b'%', h, l]) if is_hex(*h) && is_hex(*l) => Some(hex_value(*h) << 4 | hex_value(*l)),
         _ => None,
