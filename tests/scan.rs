@@ -1188,18 +1188,75 @@ fn json_escapes_are_read_as_what_they_stand_for() {
     );
     let found = check(&Scanner::new(), &rolled, &["http://a.example/p/q"]);
     assert_eq!((found[0].line(), found[0].column()), (2, 314));
-    // A line longer than 64 KiB is read as written.
-    let long = format!(
-        r#"{{"pad":"{}","u":"|http:\/\/g.example\/|"}}"#,
-        "x".repeat(70_000)
-    );
-    check(&Scanner::new(), &long.replace('|', ""), &[]);
     // And without the option, as written: `\u0026` and `\/` end a URI.
     let raw = Scanner::builder().json_escapes(false).build();
     check(
         &raw,
         r#"{"url":"|https://a.example/q?x=1|\u0026y=2","v":"https:\/\/b.example\/"}"#,
         &["https://a.example/q?x=1"],
+    );
+}
+
+/// A line longer than 64 KiB (a minified JSON file, an API's answer saved
+/// whole) is read string by string: it gave nothing, as a stream holds
+/// back at most 64 KiB of a line. Each string closed within 64 KiB of its
+/// opening quote is decoded, wherever it stands in the line; a longer one
+/// is read as written, and the strings after it are decoded again.
+#[test]
+fn a_long_json_line_is_decoded_string_by_string() {
+    let items: Vec<String> = (0..900)
+        .map(|i| format!(r#"{{"id":{i},"url":"|https:\/\/a.example\/item\/{i}?x=1\u0026y|","t":"\"q\" {}"}}"#, "x".repeat(i % 90)))
+        .collect();
+    let marked = format!(
+        "[{}]\n{{\"after\":\"|http:\\/\\/b.example\\/|\"}}\n",
+        items.join(",")
+    );
+    assert!(marked.len() > 70_000);
+    let mut want: Vec<String> = (0..900)
+        .map(|i| format!("https://a.example/item/{i}?x=1&y"))
+        .collect();
+    want.push("http://b.example/".into());
+    let want: Vec<&str> = want.iter().map(String::as_str).collect();
+    check(&Scanner::new(), &marked, &want);
+    // A string longer than 64 KiB is read as written (its `\/` ends the
+    // URI); the next string is decoded. A `\` escapes whatever follows it,
+    // read in any piece: `\"` does not close the long string.
+    let long = format!(
+        r#"{{"pad":"|http://c.example/|\/{}\"","u":"|http:\/\/g.example\/|"}}"#,
+        "x".repeat(70_000)
+    );
+    check(
+        &Scanner::new(),
+        &long,
+        &["http://c.example/", "http://g.example/"],
+    );
+    // The long string's neighbours, and a string of JSON in it.
+    let long = format!(
+        r#"{{"a":"|https:\/\/d.example\/|","pad":"{}","log":"{{\"u\":\"|https:\\/\\/e.example\\/|\"}}"}}"#,
+        "y".repeat(70_000)
+    );
+    check(
+        &Scanner::new(),
+        &long,
+        &["https://d.example/", "https://e.example/"],
+    );
+    // Strings are looked for in the line's first 64 KiB: after a longer
+    // prefix, the line is read as written.
+    let late = format!(
+        r#"{} {{"u":"|http://f.example/|\/x"}}"#,
+        "z ".repeat(40_000)
+    );
+    check(&Scanner::new(), &late, &["http://f.example/"]);
+    // A string still open at the line's end is not decoded; the next
+    // line is read from its start.
+    let open = format!(
+        "{{\"pad\":\"{}\",\"u\":\"|http://h.example/|\\/x\n{{\"v\":\"|http:\\/\\/i.example\\/|\"}}",
+        "w".repeat(70_000)
+    );
+    check(
+        &Scanner::new(),
+        &open,
+        &["http://h.example/", "http://i.example/"],
     );
 }
 

@@ -12,8 +12,11 @@
 //! `true`, `false` and `null` its array starts with (`[1732612345,"…"]`).
 //! From there, each `"` opens
 //! a string, which ends at the next `"` not escaped. Only the escapes of a
-//! string that ends on its line are decoded, and only in lines of at most
-//! [`MAX_LINE`] bytes:
+//! string that ends on its line, at most [`MAX_LINE`] bytes after it
+//! opens, are decoded; in a line longer than that, its strings start
+//! within its first [`MAX_LINE`] bytes, or the line has none (a minified
+//! JSON file of megabytes on one line is decoded string by string, in
+//! bounded memory, see [`LongLine`]):
 //!
 //! - `\"`, `\\`, `\/` and `\uXXXX` (a surrogate pair as one character, a
 //!   lone surrogate as U+FFFD) become the character they stand for;
@@ -56,9 +59,10 @@ use super::{Found, Sink};
 use crate::source_map::SourceMap;
 use crate::span::Span;
 
-/// The longest line whose strings are decoded, in bytes (its `\n` not
-/// counted): a scan of a stream holds back the line it has not read whole,
-/// up to this.
+/// The longest line read whole for its strings, in bytes (its `\n` not
+/// counted), and the longest string decoded, from its opening quote to its
+/// closing one: a scan of a stream holds back the line it has not read
+/// whole up to this, and in a longer line, the string not yet closed.
 pub(crate) const MAX_LINE: usize = 64 * 1024;
 
 /// One escape of a line: its bytes `at..at + len`, which stand for
@@ -304,7 +308,7 @@ pub(crate) fn decode_lines(
     (at, src): (usize, usize),
     map: &mut SourceMap,
 ) -> usize {
-    let (mut read, mut write) = (from, from);
+    let mut edit = InPlace::new(from, (at, src));
     let mut next = from;
     let mut found = Vec::new();
     // Each byte is searched for `\` once; each line that holds one is
@@ -314,26 +318,61 @@ pub(crate) fn decode_lines(
         crate::work::examined(3 * (line_end - line_start));
         found.clear();
         line_escapes(&buf[line_start..line_end], &mut found);
-        for e in &found {
-            let copy = line_start + e.at - read;
+        edit.escapes(buf, line_start, &found, map);
+        next = line_end;
+    }
+    edit.finish(buf, to)
+}
+
+/// The decoding of `buf` in place, from `from` on: the bytes before `read`
+/// are decoded into those before `write` (`write ≤ read`). `at` and `src`
+/// are the absolute offsets of `buf[from]` in the decoded text and in the
+/// input.
+struct InPlace {
+    from: usize,
+    read: usize,
+    write: usize,
+    at: usize,
+    src: usize,
+}
+
+impl InPlace {
+    fn new(from: usize, (at, src): (usize, usize)) -> InPlace {
+        InPlace {
+            from,
+            read: from,
+            write: from,
+            at,
+            src,
+        }
+    }
+
+    /// Decodes `escapes`, whose positions count from `buf[base]`, in order,
+    /// none before `read`; gives `map` a piece for each (and the copy
+    /// after it).
+    fn escapes(&mut self, buf: &mut [u8], base: usize, escapes: &[Escape], map: &mut SourceMap) {
+        let (mut read, mut write) = (self.read, self.write);
+        for e in escapes {
+            let copy = base + e.at - read;
             buf.copy_within(read..read + copy, write);
             (read, write) = (read + copy, write + copy);
             buf[write..write + e.text_len].copy_from_slice(&e.text[..e.text_len]);
-            map.push(
-                at + write - from,
-                src + read - from,
-                e.text_len as u32,
-                e.len as u32,
-            );
+            let (at, src) = (self.at + write - self.from, self.src + read - self.from);
+            map.push(at, src, e.text_len as u32, e.len as u32);
             (read, write) = (read + e.len, write + e.text_len);
-            map.copied(at + write - from, src + read - from);
+            map.copied(self.at + write - self.from, self.src + read - self.from);
         }
-        next = line_end;
+        (self.read, self.write) = (read, write);
     }
-    if read != write {
-        buf.copy_within(read..to, write);
+
+    /// Copies the rest of `buf[..to]` after the last escape; returns where
+    /// the decoded text of `buf[from..to]` ends.
+    fn finish(self, buf: &mut [u8], to: usize) -> usize {
+        if self.read != self.write {
+            buf.copy_within(self.read..to, self.write);
+        }
+        self.write + (to - self.read)
     }
-    write + (to - read)
 }
 
 /// How many bytes more than the core's own a stream's buffer must have
@@ -353,14 +392,17 @@ pub(crate) fn held_room(on: bool) -> usize {
 /// held line up to its first `\`, which decoding leaves as it is (it
 /// changes only escapes and what follows them), so that a URI at a line's
 /// end whose reading depends on the next line's first bytes (a line-end
-/// `-`) is not held back until that line is whole.
+/// `-`) is not held back until that line is whole. A line longer than
+/// [`MAX_LINE`] is read string by string ([`LongLine`]): only the string
+/// not yet closed is held back.
 ///
 /// # Invariants
 ///
 /// `held ≤ shown ≤ end`; `end − held ≤ MAX_LINE`, unless `on` is false;
 /// `held` is at a line's start, unless `long` (a line longer than
-/// [`MAX_LINE`] is being passed, as it was read, up to its `\n`); when
-/// `blocked`, `buf[shown]` is the held line's first `\`, else
+/// [`MAX_LINE`] is being read: `held` is where its reading stopped, the
+/// opening quote of the string held back or the end of what was read);
+/// when `blocked`, `buf[shown]` is the held text's first `\`, else
 /// `buf[held..shown]` holds none.
 #[derive(Debug)]
 pub(crate) struct StreamDecoder {
@@ -368,7 +410,7 @@ pub(crate) struct StreamDecoder {
     pub held: usize,
     pub shown: usize,
     src: usize,
-    long: bool,
+    long: Option<LongLine>,
     blocked: bool,
 }
 
@@ -381,7 +423,7 @@ impl StreamDecoder {
             held: shown,
             shown,
             src,
-            long: false,
+            long: None,
             blocked: false,
         }
     }
@@ -395,13 +437,14 @@ impl StreamDecoder {
     }
 
     /// After a read that filled `buf[read..end]` (all of the input, when
-    /// `eof`), decodes the lines now whole in place; returns where the
-    /// buffer now ends. `offset` is the absolute (decoded) offset of
-    /// `buf[0]`; `map` is given the pieces of what is decoded. Only the
-    /// bytes read are searched for a line break, and for a `\` until the
-    /// held line's first (the line held back has no line break), so a line
-    /// read a byte at a time costs no more than one read at once (it is
-    /// decoded once, when whole).
+    /// `eof`), decodes the lines now whole in place, and the strings now
+    /// closed of a line longer than [`MAX_LINE`]; returns where the buffer
+    /// now ends. `offset` is the absolute (decoded) offset of `buf[0]`;
+    /// `map` is given the pieces of what is decoded. Only the bytes read
+    /// are searched for a line break, and for a `\` until the held text's
+    /// first (the line held back has no line break), so a line read a byte
+    /// at a time costs no more than one read at once (it is decoded once,
+    /// when whole; a long line's string, once, when closed).
     pub fn decode(
         &mut self,
         buf: &mut [u8],
@@ -415,18 +458,15 @@ impl StreamDecoder {
             (self.held, self.shown) = (end, end);
             return end;
         }
-        if self.long {
-            // The rest of a long line passes as it was read.
-            let passed = match memchr::memchr(b'\n', &buf[self.held..end]) {
-                Some(p) => {
-                    self.long = false;
-                    p + 1
-                }
-                None => end - self.held,
-            };
-            self.held += passed;
-            self.src += passed;
-            (self.shown, self.blocked) = (self.held, false);
+        let (mut read, mut end) = (read, end);
+        if let Some(long) = self.long {
+            end = self.read_long(long, buf, read, end, eof, (offset, map));
+            if self.long.is_some() {
+                self.show(buf, end);
+                return end;
+            }
+            // The bytes after the long line's end were all just read.
+            read = self.held;
         }
         let whole = if eof {
             end
@@ -434,7 +474,6 @@ impl StreamDecoder {
             let from = read.max(self.held);
             memchr::memrchr(b'\n', &buf[from..end]).map_or(self.held, |p| from + p + 1)
         };
-        let mut end = end;
         if whole > self.held {
             let at = (offset + self.held, self.src);
             let decoded = decode_lines(buf, self.held, whole, at, map);
@@ -444,17 +483,73 @@ impl StreamDecoder {
             (self.held, self.shown, self.blocked) = (decoded, decoded, false);
         }
         if end - self.held > MAX_LINE {
-            // A line this long is not decoded: it passes as it was read.
-            self.long = true;
-            self.src += end - self.held;
-            (self.held, self.shown, self.blocked) = (end, end, false);
-        } else if !self.blocked {
+            // A line this long is read string by string.
+            let long = LongLine::start(&buf[self.held..end]);
+            end = self.read_long(long, buf, self.held, end, eof, (offset, map));
+        }
+        self.show(buf, end);
+        end
+    }
+
+    /// Reads on, as `long` says, the line longer than [`MAX_LINE`] that
+    /// `buf[held..end]` goes on with (`buf[read..end]` not read before):
+    /// decodes in place the strings closed in it, and holds back the one
+    /// not yet closed; the line's `\n`, or the input's end (`eof`), ends
+    /// it. Returns where the buffer now ends. The string held back is
+    /// searched from where its search stopped, so each byte is searched
+    /// once and copied once, whatever the reads.
+    fn read_long(
+        &mut self,
+        long: LongLine,
+        buf: &mut [u8],
+        read: usize,
+        end: usize,
+        eof: bool,
+        (offset, map): (usize, &mut SourceMap),
+    ) -> usize {
+        let from = read.max(self.held);
+        let line_end = memchr::memchr(b'\n', &buf[from..end]).map(|p| from + p);
+        let ended = line_end.is_some() || eof;
+        let text_end = line_end.unwrap_or(end);
+        // Searched for the line's end, then for strings (unless there are
+        // none left to read), and copied where an escape is decoded.
+        crate::work::examined(text_end - from);
+        if long != LongLine::Done {
+            crate::work::examined(text_end - from);
+        }
+        let mut found = Vec::new();
+        let (stop, long) = long.read(&buf[self.held..text_end], ended, &mut found);
+        let stop = self.held + stop;
+        if !found.is_empty() {
+            crate::work::examined(stop - self.held);
+        }
+        let mut end = end;
+        if stop > self.held {
+            let mut edit = InPlace::new(self.held, (offset + self.held, self.src));
+            edit.escapes(buf, self.held, &found, map);
+            let decoded = edit.finish(buf, stop);
+            buf.copy_within(stop..end, decoded);
+            end -= stop - decoded;
+            self.src += stop - self.held;
+            (self.held, self.shown, self.blocked) = (decoded, decoded, false);
+        }
+        self.long = (!ended).then_some(long);
+        if line_end.is_some() {
+            // The line's `\n` passes.
+            (self.held, self.shown, self.blocked) = (self.held + 1, self.held + 1, false);
+            self.src += 1;
+        }
+        end
+    }
+
+    /// Shows the core the held text up to its first `\`.
+    fn show(&mut self, buf: &[u8], end: usize) {
+        if !self.blocked {
             match memchr::memchr(b'\\', &buf[self.shown..end]) {
                 Some(p) => (self.shown, self.blocked) = (self.shown + p, true),
                 None => self.shown = end,
             }
         }
-        end
     }
 }
 
@@ -499,10 +594,112 @@ fn line_with_backslash(buf: &[u8], from: usize, to: usize) -> Option<(usize, usi
 }
 
 /// Pushes onto `out` the escapes of `line` (without its `\n`) that are
-/// decoded: none in a line longer than [`MAX_LINE`].
+/// decoded (a line longer than [`MAX_LINE`] is read as a stream reads it,
+/// see [`LongLine`]).
 fn line_escapes(line: &[u8], out: &mut Vec<Escape>) {
     if line.len() <= MAX_LINE {
         escapes(line, out);
+    } else {
+        LongLine::start(line).read(line, true, out);
+    }
+}
+
+/// How far the strings of a line longer than [`MAX_LINE`] have been read,
+/// which a stream cannot hold whole: it reads them piece by piece, holding
+/// back at most the string not yet closed, and a slice reads them the same
+/// way, in one piece, so both decode the same strings. They are the
+/// strings [`escapes`] would find in the line, but that only a string that
+/// closes at most [`MAX_LINE`] bytes after its opening quote is decoded
+/// (in a shorter line every string does), and that the first string is
+/// looked for in the line's first [`MAX_LINE`] bytes.
+///
+/// Positions are counted from the start of the piece read next, which is
+/// where the last piece's reading stopped ([`LongLine::read`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum LongLine {
+    /// Between strings: the next `"` from `next` on opens one.
+    Outside { next: usize },
+    /// In a string that opened at `quote`, searched for its closing quote
+    /// up to `next` (past an escape's second byte).
+    Open { quote: usize, next: usize },
+    /// In a string longer than [`MAX_LINE`], whose escapes are not
+    /// decoded: searched up to `next`, as above.
+    Passing { next: usize },
+    /// No string is read in the rest of the line.
+    Done,
+}
+
+impl LongLine {
+    /// The reading of the line whose first bytes are `line` (at least
+    /// [`MAX_LINE`] of them, or all of the line).
+    fn start(line: &[u8]) -> LongLine {
+        match strings_start(&line[..line.len().min(MAX_LINE)]) {
+            Some(quote) => LongLine::Open {
+                quote,
+                next: quote + 1,
+            },
+            None => LongLine::Done,
+        }
+    }
+
+    /// Reads the strings of `text`, the next piece of the line (without its
+    /// `\n`), which is all of the rest of the line when `ended`; pushes
+    /// onto `out` the escapes of the strings that close in it (positions
+    /// in `text`). Returns where the reading stopped, with the reading from
+    /// there: the end of `text`, or the opening quote of the string not
+    /// yet closed, held back (at most [`MAX_LINE`] bytes before the end of
+    /// `text`).
+    fn read(self, text: &[u8], ended: bool, out: &mut Vec<Escape>) -> (usize, LongLine) {
+        let mut state = self;
+        loop {
+            state = match state {
+                LongLine::Done => return (text.len(), LongLine::Done),
+                LongLine::Outside { next } => match memchr::memchr(b'"', &text[next..]) {
+                    Some(k) => LongLine::Open {
+                        quote: next + k,
+                        next: next + k + 1,
+                    },
+                    None if ended => return (text.len(), LongLine::Done),
+                    None => return (text.len(), LongLine::Outside { next: 0 }),
+                },
+                LongLine::Open { next, .. } | LongLine::Passing { next } => {
+                    // Searched up to `i`: the end of `text`, or one past
+                    // it when the piece ends with an escape's `\`.
+                    let mut i = next;
+                    let close = loop {
+                        match text
+                            .get(i..)
+                            .and_then(|rest| memchr::memchr2(b'"', b'\\', rest))
+                        {
+                            Some(k) if text[i + k] == b'"' => break Some(i + k),
+                            Some(k) => i += k + 2,
+                            None => {
+                                i = i.max(text.len());
+                                break None;
+                            }
+                        }
+                    };
+                    match (close, state) {
+                        (Some(close), LongLine::Open { quote, .. }) => {
+                            if close - quote <= MAX_LINE {
+                                string_escapes(&text[..close], quote + 1, out, NESTING);
+                            }
+                            LongLine::Outside { next: close + 1 }
+                        }
+                        (Some(close), _) => LongLine::Outside { next: close + 1 },
+                        (None, _) if ended => return (text.len(), LongLine::Done),
+                        (None, LongLine::Open { quote, .. }) if text.len() - quote <= MAX_LINE => {
+                            let next = i - quote;
+                            return (quote, LongLine::Open { quote: 0, next });
+                        }
+                        (None, _) => {
+                            let next = i - text.len();
+                            return (text.len(), LongLine::Passing { next });
+                        }
+                    }
+                }
+            };
+        }
     }
 }
 
@@ -640,6 +837,70 @@ mod tests {
         assert_eq!(decoded(&long), long);
         let fits = format!("{{\"a\":\"\\/{}\"}}", "x".repeat(MAX_LINE - 10));
         assert_eq!(decoded(&fits), fits.replacen("\\/", "/", 1));
+    }
+
+    /// The decoded text of `input` as a stream decodes it, read `size`
+    /// bytes at a time (into a buffer that never rolls), and its map.
+    fn stream_decoded(input: &[u8], size: usize) -> (Vec<u8>, SourceMap) {
+        let mut text = StreamDecoder::new(true, 0, 0);
+        let mut buf = vec![0; input.len()];
+        let (mut end, mut fed) = (0, 0);
+        let mut map = SourceMap::default();
+        loop {
+            let n = size.min(input.len() - fed);
+            buf[end..end + n].copy_from_slice(&input[fed..fed + n]);
+            fed += n;
+            end = text.decode(&mut buf, end, end + n, n == 0, 0, &mut map);
+            assert!(text.held <= text.shown && text.shown <= end);
+            assert!(end - text.held <= MAX_LINE);
+            if n == 0 {
+                buf.truncate(end);
+                return (buf, map);
+            }
+        }
+    }
+
+    /// A stream decodes what a slice decodes, whatever its reads, lines
+    /// longer than [`MAX_LINE`] too (read string by string).
+    #[test]
+    fn a_stream_decodes_as_a_slice_does() {
+        let pad = |c: &str, n| c.repeat(n);
+        let inputs = [
+            format!(
+                r#"{{"a":"\/","pad":"{}\"","u":"x\/y"}}"#,
+                pad("x", MAX_LINE + 10)
+            ),
+            format!(
+                r#"[{}]"#,
+                (0..3000)
+                    .map(|i| format!(r#"{{"u":"\/{i}\u0026\\","t":"{}"}}"#, pad("q", i % 40)))
+                    .collect::<Vec<_>>()
+                    .join(",")
+            ),
+            format!("{}\n{{\"a\":\"\\/\"}}\n", pad("\\/ ", MAX_LINE)),
+            format!(r#"{{"a":"{}","b":"\/"}}"#, pad("\\", MAX_LINE / 2 + 3)),
+            format!(r#"{{"a":"{}\/","b":"\/"}}"#, pad("y", MAX_LINE - 8)),
+            format!("{{\"a\":\"{}\\/\n{{\"b\":\"\\/\"}}", pad("y", MAX_LINE + 8)),
+        ];
+        for input in &inputs {
+            let mut slice = input.as_bytes().to_vec();
+            let mut slice_map = SourceMap::default();
+            let end = decode_lines(&mut slice, 0, input.len(), (0, 0), &mut slice_map);
+            slice.truncate(end);
+            assert_ne!(slice, input.as_bytes(), "something is decoded");
+            for size in [1, 2, 3, 7, 64, 4096, 70_000, input.len()] {
+                let (stream, map) = stream_decoded(input.as_bytes(), size);
+                assert!(
+                    stream == slice,
+                    "reads of {size}, input of {} bytes",
+                    input.len()
+                );
+                for at in 0..slice.len() {
+                    let span = Span::new(at, at + 1);
+                    assert_eq!(map.span(span), slice_map.span(span), "reads of {size}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -536,7 +536,9 @@ impl ScannerBuilder {
     /// line's strings are read from its first `"` after a `{` or `[` (and
     /// the numbers, `true`, `false` and `null` an array starts with), or
     /// from its start, when it starts with `"`, and only those that end on
-    /// their line, in lines of at most 64 KiB; a string that holds JSON
+    /// their line, at most 64 KiB after they open (a line longer than
+    /// that, a minified JSON file, is read string by string, in bounded
+    /// memory, by every driver alike); a string that holds JSON
     /// (Docker's `json-file` log) has its own strings decoded too. `\n`
     /// and the other control characters are read as a blank. When false, the text is scanned as
     /// written (`\/` and `\u0026` end a URI). Default true.
