@@ -100,7 +100,7 @@ impl Reader<'_> {
     fn event(&mut self, event: Event<'_>, range: Range<usize>) {
         match event {
             Event::Text(text) => {
-                self.join(range.start);
+                self.join(range.start, text.as_bytes());
                 if self.code_block {
                     self.out
                         .aligned_code(text.as_bytes(), &self.src[range.clone()], range.start);
@@ -111,7 +111,7 @@ impl Reader<'_> {
                 self.last_text_end = Some(range.end);
             }
             Event::Code(code) => {
-                self.join(range.start);
+                self.join(range.start, b"");
                 let inner = code_inside(self.src, range.clone(), code.as_bytes());
                 self.out
                     .aligned_code(code.as_bytes(), &self.src[inner.clone()], inner.start);
@@ -145,15 +145,44 @@ impl Reader<'_> {
         }
     }
 
-    /// Before text at `at`: a space for the markup between it and the
-    /// text before, if any.
-    fn join(&mut self, at: usize) {
+    /// Before `next`, text at `at`: a space for the markup between it and
+    /// the text before, if any, unless that markup is emphasis written
+    /// inside a bare URI, which is kept (see [`Reader::inside_bare_uri`]).
+    fn join(&mut self, at: usize, next: &[u8]) {
         if let Some(end) = self.last_text_end {
             let gap = &self.src[end..at.max(end)];
-            if !gap.is_empty() && gap != b"\\" {
+            if gap.is_empty() || gap == b"\\" {
+                return;
+            }
+            if self.inside_bare_uri(gap, next) {
+                self.out.aligned(gap, gap, end);
+            } else {
                 self.out.separator(b' ', end);
             }
         }
+    }
+
+    /// Returns true if `gap`, markup between the text read and `next`, is
+    /// emphasis delimiters (`*`, `_`, `~`) inside a bare URI: the word the
+    /// text ends with holds a scheme's `:`, and `next` goes on with it,
+    /// with more than punctuation. GitHub reads a bare URL before its
+    /// emphasis, so `https://docs.python.org/3/library/__main__.html` is
+    /// one link there, where CommonMark reads `__main__` as strong; a
+    /// delimiter after the URI (`**https://a.example/**.`) ends it, as the
+    /// URI's trailing punctuation.
+    fn inside_bare_uri(&self, gap: &[u8], next: &[u8]) -> bool {
+        /// How far back the word before is looked at.
+        const REACH: usize = 2048;
+        let is_blank = |b: &u8| b.is_ascii_whitespace();
+        let text = &self.out.text;
+        let before = &text[text.len().saturating_sub(REACH)..];
+        let word = before.rsplit(is_blank).next().unwrap_or_default();
+        let next_word = next.split(is_blank).next().unwrap_or_default();
+        gap.iter().all(|b| matches!(b, b'*' | b'_' | b'~'))
+            && word.contains(&b':')
+            && next_word
+                .iter()
+                .any(|&b| b.is_ascii_alphanumeric() || b == b'/')
     }
 
     /// A block starts or ends at `at`: the text before ends with it.

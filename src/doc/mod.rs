@@ -683,6 +683,33 @@ mod tests {
             .collect()
     }
 
+    /// Found by a black-box run: a bare URL in Markdown with `__` or two
+    /// `*` in it (`__main__`, docs.rs's `*` for the latest version) was cut
+    /// where CommonMark reads emphasis; GitHub reads the URL first.
+    #[test]
+    fn emphasis_inside_a_bare_uri_is_the_uri_s() {
+        let md = "See https://docs.python.org/3/library/__main__.html now,\n\
+                  https://docs.rs/rayon/*/rayon/iter/ and https://docs.rs/regex/*/regex/\n\
+                  **https://a.example/b**. *https://c.example/d*, _x_ __init__ a:*b* \
+                  https://e.example/~~f~~g\n";
+        let found: Vec<(String, u64, u64)> = links(DocKind::Markdown, md, None);
+        assert_eq!(
+            found,
+            [
+                (
+                    "https://docs.python.org/3/library/__main__.html".into(),
+                    1,
+                    5
+                ),
+                ("https://docs.rs/rayon/*/rayon/iter/".into(), 2, 1),
+                ("https://docs.rs/regex/*/regex/".into(), 2, 41),
+                ("https://a.example/b".into(), 3, 3),
+                ("https://c.example/d".into(), 3, 27),
+                ("https://e.example/~~f~~g".into(), 3, 68),
+            ]
+        );
+    }
+
     /// Found by a black-box run: links with a space (CommonMark's `<…>`
     /// form), `|` (Google Fonts' families), a query's `[]` or a line break
     /// (a wrapped `href`) were left out; browsers follow them encoded.
