@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
+use uriscan::encoding::Places as TextPlaces;
 use uriscan::{Delimiter, InMessage};
 
 /// Where a URI found in mail stands; shared by the URIs of one part.
@@ -94,6 +95,24 @@ impl Found {
             hyphen_break: f.has_hyphen_break(),
             mail,
             doc: None,
+        }
+    }
+
+    /// This URI, found as `f` in decoded text, placed in the input's bytes
+    /// by `places` (unchanged when the text was not decoded).
+    pub fn placed(self, f: &uriscan::Found<'_>, places: Option<&TextPlaces>) -> Found {
+        match places {
+            Some(places) => {
+                let at = places.place(f);
+                Found {
+                    start: at.span.start,
+                    end: at.span.end,
+                    line: at.line,
+                    column: at.column,
+                    ..self
+                }
+            }
+            None => self,
         }
     }
 

@@ -1,7 +1,9 @@
-//! Scanning one input as the command line does: skip it when it looks
-//! binary (if asked), read it as a document (HTML, Markdown, a man page)
-//! when asked to, or decide mail or plain text from its first 8 KiB, then
-//! scan it, sending each URI to an [`Out`].
+//! Scanning one input as the command line does: decode it when it is
+//! text in UTF-16 (a byte-order mark says so, or `encoding` names one),
+//! skip it when it looks binary (if asked), read it as a document (HTML,
+//! Markdown, a man page) when asked to, or decide mail or plain text from
+//! its first 8 KiB, then scan it, sending each URI to an [`Out`], placed
+//! in the input's own bytes.
 
 use std::ffi::OsString;
 use std::io::{self, Read};
@@ -9,10 +11,11 @@ use std::io::{self, Read};
 use pyo3::exceptions::PyValueError;
 use pyo3::PyResult;
 use uriscan::doc::{self, DocKind, LinkFilter};
+use uriscan::encoding::{DecodeReader, Places, TextEncoding};
 use uriscan::mail::{self, Messages};
 use uriscan::{HyphenMode, IriMode, IriRef, Scanner};
 
-use crate::found::{Found, Places};
+use crate::found::{Found, Places as MailPlaces};
 
 /// How many bytes are looked at to call an input binary (a NUL) and to
 /// tell whether it is mail: the command line's probe.
@@ -26,6 +29,8 @@ pub struct Options {
     mail: Option<bool>,
     /// Give nothing for an input with a NUL in its first [`PROBE`] bytes.
     skip_binary: bool,
+    /// How an input's bytes are read as text (the command line's `-E`).
+    encoding: TextEncoding,
     /// How a document is read, when the input is one.
     doc: DocOptions,
 }
@@ -116,8 +121,11 @@ impl Options {
     /// # Errors
     ///
     /// `ValueError` for a `hyphen` other than `keep`, `drop` or `both`, an
-    /// `iri` other than `uri`, `keep` or `off`, an unknown `doc`, or a
-    /// `base` that is not an absolute URI.
+    /// `iri` other than `uri`, `keep` or `off`, an `encoding` other than
+    /// `auto`, `none` or a WHATWG label, an unknown `doc`, or a `base`
+    /// that is not an absolute URI.
+    // The keyword arguments of the Python functions.
+    #[allow(clippy::too_many_arguments)]
     pub fn new(
         mail: Option<bool>,
         any_scheme: bool,
@@ -125,6 +133,7 @@ impl Options {
         hyphen: &str,
         iri: &str,
         skip_binary: bool,
+        encoding: &str,
         doc: DocArgs,
     ) -> PyResult<Options> {
         let hyphen = match hyphen {
@@ -147,6 +156,11 @@ impl Options {
                 )))
             }
         };
+        let encoding = TextEncoding::for_label(encoding).ok_or_else(|| {
+            PyValueError::new_err(format!(
+                "encoding must be 'auto', 'none' or a WHATWG label (\"latin1\", \"utf-16le\", ...), not {encoding:?}"
+            ))
+        })?;
         let scanner = Scanner::builder()
             .any_scheme(any_scheme)
             .json_escapes(json_escapes)
@@ -157,6 +171,7 @@ impl Options {
             scanner,
             mail,
             skip_binary,
+            encoding,
             doc: DocOptions::new(doc)?,
         })
     }
@@ -171,6 +186,16 @@ impl Options {
     /// as mail.
     fn reads_as_mail(&self, probe: &[u8]) -> bool {
         self.mail.unwrap_or_else(|| mail::looks_like_mail(probe))
+    }
+
+    /// Returns true if and only if an input starting with `probe`, which
+    /// `looks_like_mail` says of, is decoded before it is scanned: it is
+    /// not read as mail (unless it is a document) and its byte-order mark
+    /// or `encoding` names an encoding to decode (the command line's
+    /// rule).
+    fn decodes(&self, probe: &[u8], looks_like_mail: bool) -> bool {
+        let mail = self.doc.kind.is_none() && looks_like_mail;
+        !mail && self.encoding.decoding_for(probe).is_some()
     }
 }
 
@@ -210,10 +235,15 @@ impl Out for Collected {
 /// The first error `out` returns.
 pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<()> {
     let probe = &data[..data.len().min(PROBE)];
+    let looks_like_mail = opts.reads_as_mail(probe);
+    if opts.decodes(probe, looks_like_mail) {
+        // Decoded text is streamed, as the command line reads it.
+        return scan_reader(opts, data, out);
+    }
     if opts.skips(probe) {
         return Ok(());
     }
-    let mut to_out = ToOut::new(out);
+    let mut to_out = ToOut::new(out, None);
     if let Some(kind) = opts.doc.kind_for(probe) {
         if data.len() <= doc::MAX_DOCUMENT_LEN {
             scan_document(opts, kind, data, &mut to_out)?;
@@ -222,7 +252,7 @@ pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<
         }
         to_out.out.warning(TOO_LARGE_A_DOCUMENT.to_string());
         opts.scanner.scan_slice(data, &mut to_out)?;
-    } else if opts.reads_as_mail(probe) {
+    } else if looks_like_mail {
         mail::scan_mail(&opts.scanner, data, &mut to_out)?;
     } else {
         opts.scanner.scan_slice(data, &mut to_out)?;
@@ -235,16 +265,55 @@ pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<
 /// input's size (see the library's `Scanner::scan_reader` and
 /// `mail::scan_mail`).
 ///
+/// As on the command line, an input that is not read as mail is decoded
+/// first when its byte-order mark (or `encoding`) says so, and what is
+/// found in its text is placed in its own bytes.
+///
 /// # Errors
 ///
 /// A read error, or the first error `out` returns.
 pub fn scan_reader<R: Read>(opts: &Options, mut rdr: R, out: &mut dyn Out) -> io::Result<()> {
+    let probe = read_probe(&mut rdr)?;
+    let looks_like_mail = opts.reads_as_mail(&probe);
+    let decoding = opts
+        .decodes(&probe, looks_like_mail)
+        .then(|| opts.encoding.decoding_for(&probe))
+        .flatten();
+    let Some(decoding) = decoding else {
+        return scan_probed(opts, probe, rdr, None, looks_like_mail, out);
+    };
+    let mut text = DecodeReader::new(io::Cursor::new(probe).chain(rdr), decoding);
+    let places = text.places();
+    if opts.doc.kind.is_none() {
+        places.for_stream(&opts.scanner);
+    }
+    let probe = read_probe(&mut text)?;
+    // Decoded text is not mail (the command line's rule).
+    scan_probed(opts, probe, text, Some(places), false, out)
+}
+
+/// The first [`PROBE`] bytes of `rdr` (fewer at its end).
+fn read_probe<R: Read>(rdr: &mut R) -> io::Result<Vec<u8>> {
     let mut probe = Vec::with_capacity(PROBE);
-    (&mut rdr).take(PROBE as u64).read_to_end(&mut probe)?;
+    rdr.take(PROBE as u64).read_to_end(&mut probe)?;
+    Ok(probe)
+}
+
+/// [`scan_reader`] for an input whose first bytes, `probe`, were read and
+/// `rdr` holds the rest of: its text, decoded and placed by `places`, or
+/// its bytes; read as mail when `mail` says so, unless it is a document.
+fn scan_probed<R: Read>(
+    opts: &Options,
+    probe: Vec<u8>,
+    mut rdr: R,
+    places: Option<Places>,
+    mail: bool,
+    out: &mut dyn Out,
+) -> io::Result<()> {
     if opts.skips(&probe) {
         return Ok(());
     }
-    let mut to_out = ToOut::new(out);
+    let mut to_out = ToOut::new(out, places.clone());
     if let Some(kind) = opts.doc.kind_for(&probe) {
         let mut data = probe;
         let max = doc::MAX_DOCUMENT_LEN;
@@ -253,10 +322,13 @@ pub fn scan_reader<R: Read>(opts: &Options, mut rdr: R, out: &mut dyn Out) -> io
             scan_document(opts, kind, &data, &mut to_out)?;
         } else {
             to_out.out.warning(TOO_LARGE_A_DOCUMENT.to_string());
+            if let Some(places) = &places {
+                places.for_stream(&opts.scanner);
+            }
             let rdr = io::Cursor::new(data).chain(rdr);
             opts.scanner.scan_reader(rdr, &mut to_out)?;
         }
-    } else if opts.reads_as_mail(&probe) {
+    } else if mail {
         let messages = Messages::with_prefix(probe, rdr);
         mail::scan_messages(&opts.scanner, messages, &mut to_out)?;
     } else {
@@ -283,7 +355,8 @@ fn scan_document(
     to_out.too_long += found.too_long().len() as u64;
     for link in found.links() {
         if let Some(uri) = opts.doc.filter.shown(link) {
-            if !to_out.out.found(Found::from_link(link, uri))? {
+            let found = Found::from_link(link, uri).placed(link.found(), to_out.places.as_ref());
+            if !to_out.out.found(found)? {
                 break;
             }
         }
@@ -297,15 +370,18 @@ fn scan_document(
 /// the end, as the command line does.
 struct ToOut<'a> {
     out: &'a mut dyn Out,
-    places: Places,
+    mail_places: MailPlaces,
+    /// Where decoded text came from in the input, when it was decoded.
+    places: Option<Places>,
     too_long: u64,
 }
 
 impl<'a> ToOut<'a> {
-    fn new(out: &'a mut dyn Out) -> ToOut<'a> {
+    fn new(out: &'a mut dyn Out, places: Option<Places>) -> ToOut<'a> {
         ToOut {
             out,
-            places: Places::default(),
+            mail_places: MailPlaces::default(),
+            places,
             too_long: 0,
         }
     }
@@ -324,8 +400,9 @@ impl<'a> ToOut<'a> {
 
 impl uriscan::Sink for &mut ToOut<'_> {
     fn found(&mut self, f: &uriscan::Found<'_>) -> io::Result<bool> {
-        let place = f.message().map(|m| self.places.of(m));
-        self.out.found(Found::new(f, place))
+        let place = f.message().map(|m| self.mail_places.of(m));
+        self.out
+            .found(Found::new(f, place).placed(f, self.places.as_ref()))
     }
 
     fn too_long(&mut self, _start: usize, _line: u64) -> io::Result<bool> {

@@ -62,13 +62,20 @@ use crate::uri::UriRef;
 /// as written, ``"off"`` leaves it out. ``skip_binary=True`` gives nothing for input with
 /// a NUL byte in its first 8 KiB, as the command line does without ``-a``
 /// for a file its walk finds (one named on its command line it scans up to
-/// the NUL).
+/// the NUL). ``encoding`` is how the bytes are read as text, as the
+/// command line's ``-E``: ``"auto"`` decodes input that starts with a
+/// UTF-16 byte-order mark and skips a UTF-8 one, ``"none"`` never decodes,
+/// and a WHATWG label (``"latin1"``, ``"shift_jis"``, ``"utf-16le"``, ...)
+/// decodes from that encoding unless a byte-order mark says otherwise.
+/// Input read as mail is not decoded (its parts name their charsets). The
+/// positions of what is found in decoded text are those of the input's
+/// bytes.
 ///
 /// The GIL is released while scanning ``bytes``. Problems that do not stop
 /// the scan (malformed mail) are issued as ``ScanWarning``.
 #[pyfunction]
 #[pyo3(signature = (
-    data, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false,
+    data, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false, encoding="auto",
     doc=None, base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -82,6 +89,7 @@ fn scan<'py>(
     hyphen: &str,
     iri: &str,
     skip_binary: bool,
+    encoding: &str,
     doc: Option<String>,
     base: Option<String>,
     relative: bool,
@@ -96,6 +104,7 @@ fn scan<'py>(
         hyphen,
         iri,
         skip_binary,
+        encoding,
         doc,
     )?;
     let owned;
@@ -132,7 +141,7 @@ fn scan<'py>(
 /// ``OSError`` (``FileNotFoundError``, ...) when the file cannot be read.
 #[pyfunction]
 #[pyo3(signature = (
-    path, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false,
+    path, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false, encoding="auto",
     doc=Some("auto".to_string()), base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -146,6 +155,7 @@ fn scan_file<'py>(
     hyphen: &str,
     iri: &str,
     skip_binary: bool,
+    encoding: &str,
     doc: Option<String>,
     base: Option<String>,
     relative: bool,
@@ -163,6 +173,7 @@ fn scan_file<'py>(
         hyphen,
         iri,
         skip_binary,
+        encoding,
         doc,
     )?;
     let file = py
@@ -185,7 +196,7 @@ fn scan_file<'py>(
 /// by the iterator.
 #[pyfunction]
 #[pyo3(signature = (
-    binary_file, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false,
+    binary_file, *, mail=None, any_scheme=false, json_escapes=true, hyphen="keep", iri="uri", skip_binary=false, encoding="auto",
     doc=None, base=None, relative=false, fragments=false, skip_code=false
 ))]
 // The keyword arguments of a Python function.
@@ -198,6 +209,7 @@ fn iter_scan(
     hyphen: &str,
     iri: &str,
     skip_binary: bool,
+    encoding: &str,
     doc: Option<String>,
     base: Option<String>,
     relative: bool,
@@ -212,6 +224,7 @@ fn iter_scan(
         hyphen,
         iri,
         skip_binary,
+        encoding,
         doc,
     )?;
     let reader = PyReader::new(binary_file)?;
