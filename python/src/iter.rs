@@ -4,9 +4,10 @@
 
 use std::collections::VecDeque;
 use std::io::{self, Read};
-use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::Mutex;
 use std::thread::{self, JoinHandle};
+use std::time::{Duration, Instant};
 
 use pyo3::prelude::*;
 
@@ -19,6 +20,15 @@ const BATCH: usize = 256;
 
 /// How many batches may wait for Python.
 const QUEUE: usize = 4;
+
+/// How long the consumer waits for the worker before it runs Python's
+/// signal handlers (so that Ctrl-C stops a loop over a quiet pipe).
+const SIGNAL_CHECK: Duration = Duration::from_millis(50);
+
+/// How long a dropped iterator waits for its worker to end before it
+/// leaves it to end on its own (a worker blocked in a quiet pipe's `read`
+/// ends when that read returns: its next send fails).
+const DROP_WAIT: Duration = Duration::from_millis(100);
 
 /// What the worker sends.
 #[derive(Debug)]
@@ -35,7 +45,10 @@ enum Event {
 ///
 /// Returned by ``iter_scan``. The input is read and scanned on a worker
 /// thread, a few hundred URIs ahead of the consumer; the GIL is held only
-/// while the file's ``read`` runs. Dropping the iterator stops the worker.
+/// while the file's ``read`` runs. While it waits for a quiet input (a
+/// pipe, ``tail -f``), Ctrl-C raises ``KeyboardInterrupt``. Dropping the
+/// iterator stops the worker (one blocked in ``read`` stops once that
+/// read returns).
 #[pyclass(module = "uriscan")]
 #[derive(Debug)]
 pub struct FoundIter {
@@ -75,18 +88,33 @@ impl FoundIter {
         })
     }
 
-    /// Drops the receiver and joins the worker.
+    /// Drops the receiver and joins the worker, which has ended or ends
+    /// soon (its next send fails and it stops scanning).
     fn finish(&mut self, py: Python<'_>) {
         self.rx.lock().unwrap_or_else(|e| e.into_inner()).take();
-        self.join(py);
-    }
-
-    /// Waits for the worker to end (it ends soon once the receiver is
-    /// dropped: its next send fails and it stops scanning).
-    fn join(&mut self, py: Python<'_>) {
         if let Some(worker) = self.worker.take() {
             // Detached, so that a worker waiting to call `read` can run.
             // A panic on the worker was caught there; nothing to re-raise.
+            let _ = py.detach(|| worker.join());
+        }
+    }
+
+    /// Drops the receiver and waits for the worker to end, at most
+    /// [`DROP_WAIT`]: one blocked in `read` (a quiet pipe, after Ctrl-C)
+    /// is left to end when the read returns.
+    fn abandon(&mut self, py: Python<'_>) {
+        self.rx.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let Some(worker) = self.worker.take() else {
+            return;
+        };
+        let deadline = Instant::now() + DROP_WAIT;
+        let ended = py.detach(|| {
+            while !worker.is_finished() && Instant::now() < deadline {
+                thread::sleep(Duration::from_millis(1));
+            }
+            worker.is_finished()
+        });
+        if ended {
             let _ = py.detach(|| worker.join());
         }
     }
@@ -106,17 +134,20 @@ impl FoundIter {
             let rx = &self.rx;
             let event = py.detach(|| {
                 let guard = rx.lock().unwrap_or_else(|e| e.into_inner());
-                guard.as_ref().map(|rx| rx.recv().ok())
+                guard.as_ref().map(|rx| rx.recv_timeout(SIGNAL_CHECK))
             });
             match event {
                 None => return Ok(None),
-                Some(Some(Event::Found(batch))) => self.ready.extend(batch),
-                Some(Some(Event::Warning(warning))) => warn_all(py, &[warning])?,
-                Some(Some(Event::Failed(failure))) => {
+                Some(Ok(Event::Found(batch))) => self.ready.extend(batch),
+                Some(Ok(Event::Warning(warning))) => warn_all(py, &[warning])?,
+                Some(Ok(Event::Failed(failure))) => {
                     self.finish(py);
                     return Err(failure.into());
                 }
-                Some(None) => {
+                // The input is quiet: Ctrl-C raises `KeyboardInterrupt`
+                // here (the iterator can be read on after it).
+                Some(Err(RecvTimeoutError::Timeout)) => py.check_signals()?,
+                Some(Err(RecvTimeoutError::Disconnected)) => {
                     self.finish(py);
                     return Ok(None);
                 }
@@ -128,7 +159,7 @@ impl FoundIter {
 impl Drop for FoundIter {
     fn drop(&mut self) {
         if self.worker.is_some() {
-            Python::attach(|py| self.finish(py));
+            Python::attach(|py| self.abandon(py));
         }
     }
 }

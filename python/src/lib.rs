@@ -30,7 +30,7 @@ use crate::error::{guarded, warn_all, InternalError, ScanWarning, UriError};
 use crate::found::Found;
 use crate::input::{Collected, DocArgs, Options};
 use crate::iter::FoundIter;
-use crate::reader::PyReader;
+use crate::reader::{Interruptible, PyReader};
 use crate::uri::UriRef;
 
 /// Finds the URIs in ``data`` (``bytes``, ``bytearray``, or ``str``, which
@@ -181,7 +181,7 @@ fn scan_file<'py>(
         .map_err(|err| open_error(py, &path, err))?;
     let collected = py.detach(|| {
         let mut c = Collected::default();
-        guarded(|| input::scan_reader(&opts, file, &mut c)).map(|()| c)
+        guarded(|| input::scan_reader(&opts, Interruptible(file), &mut c)).map(|()| c)
     })?;
     into_list(py, collected)
 }

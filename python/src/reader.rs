@@ -76,3 +76,25 @@ fn copy_chunk(chunk: &Bound<'_, PyAny>, buf: &mut [u8]) -> PyResult<usize> {
     dest.copy_from_slice(bytes);
     Ok(bytes.len())
 }
+
+/// A reader whose reads, interrupted by a signal (`EINTR`: Ctrl-C while a
+/// FIFO or a terminal is quiet), run Python's signal handlers instead of
+/// being retried: an exception they raise (`KeyboardInterrupt`) ends the
+/// scan and is raised again as itself. (Only the thread that receives the
+/// signal sees `EINTR`; the main thread, on Linux, for a signal sent to
+/// the process.)
+#[derive(Debug)]
+pub struct Interruptible<R>(pub R);
+
+impl<R: Read> Read for Interruptible<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        loop {
+            match self.0.read(buf) {
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {
+                    Python::attach(|py| py.check_signals()).map_err(io::Error::from)?;
+                }
+                read => return read,
+            }
+        }
+    }
+}

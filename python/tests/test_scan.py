@@ -299,3 +299,40 @@ def test_the_gc_is_left_as_it_was():
         assert len(uriscan.scan(text)) == 5000 and not gc.isenabled()
     finally:
         gc.enable()
+
+
+INTERRUPTED = r"""
+import os, signal, sys, threading, time
+import uriscan
+r, w = os.pipe()
+path = sys.argv[2]
+threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+start = time.monotonic()
+try:
+    if sys.argv[1] == "iter_scan":
+        with os.fdopen(r, "rb", buffering=0) as fh:
+            for f in uriscan.iter_scan(fh):
+                pass
+    else:
+        os.mkfifo(path)
+        writer = os.open(path, os.O_RDWR)  # so that opening it does not wait
+        uriscan.scan_file(path)
+except KeyboardInterrupt:
+    print("interrupted after %.1f s" % (time.monotonic() - start))
+"""
+
+
+@pytest.mark.parametrize("how", ["iter_scan", "scan_file"])
+def test_ctrl_c_stops_a_scan_waiting_on_a_quiet_input(tmp_path, how):
+    # Found by a black-box run: SIGINT was ignored until the pipe or FIFO
+    # gave data (the wait held no check of Python's signals).
+    import subprocess
+    import sys
+
+    run = subprocess.run(
+        [sys.executable, "-c", INTERRUPTED, how, str(tmp_path / "fifo")],
+        capture_output=True,
+        text=True,
+        timeout=20,
+    )
+    assert run.stdout.startswith("interrupted"), (run.stdout, run.stderr)
