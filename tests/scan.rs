@@ -1197,6 +1197,33 @@ fn json_escapes_are_read_as_what_they_stand_for() {
     );
 }
 
+/// Found by a black-box run: a second `#` (Matrix rooms, `##` anchors)
+/// made the whole URI invalid, so nothing was found, while a document's
+/// link with it was read as a browser reads it, `%23`.
+#[test]
+fn a_hash_inside_a_fragment_is_read_as_percent_23() {
+    t!(
+        "Matrix at |https://matrix.to/#/#pyyaml:yaml.io| or <|https://matrix.to/#/#r:e.org|>.",
+        [
+            "https://matrix.to/#/%23pyyaml:yaml.io",
+            "https://matrix.to/#/%23r:e.org"
+        ]
+    );
+    t!(
+        "see |https://graphics.stanford.edu/~seander/bithacks.html##ValueInWord|, \"|http://a.example/b#c#d|\"",
+        [
+            "https://graphics.stanford.edu/~seander/bithacks.html#%23ValueInWord",
+            "http://a.example/b#c%23d"
+        ]
+    );
+    // Not a scheme alone before it, nor character references; nor a `#`
+    // after another error.
+    t!(
+        "gs://#default#/object http://www.example.org/r&#xE9;sum&#xE9;.html http://x.example/#a%zz#b",
+        []
+    );
+}
+
 /// A line longer than 64 KiB (a minified JSON file, an API's answer saved
 /// whole) is read string by string: it gave nothing, as a stream holds
 /// back at most 64 KiB of a line. Each string closed within 64 KiB of its

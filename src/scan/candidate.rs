@@ -684,7 +684,47 @@ impl Valid<'_> {
 
 /// The parser of stage 4: `text` as a URI, or (unless `mode` is
 /// [`IriMode::Off`]) as an IRI, reported as `mode` says.
+///
+/// *Judgement call:* a `#` inside a fragment (`https://matrix.to/#/#room:
+/// example.org`, `…/bithacks.html##ValueInWord`), which RFC 3986 does not
+/// allow, is read as `%23`, as a browser reads such a link and as
+/// documents' links are read: the text between its delimiters is one
+/// reference, and neither the whole nor its part before the second `#`
+/// would be right. Not when the URI before the fragment is a scheme
+/// alone (`gs://#bucket#/object`, a placeholder), nor when a `#` follows
+/// a `&` (`r&#xE9;sum&#xE9;.html`: character references, which are not a
+/// fragment at all).
 pub(super) fn parse(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError> {
+    let error = match parse_as_written(text, mode) {
+        Ok(valid) => return Ok(valid),
+        Err(e) => e,
+    };
+    let hash = error.index();
+    let Some(first) = memchr::memchr(b'#', &text[..hash.min(text.len())]) else {
+        return Err(error);
+    };
+    let hier_part = text[..first]
+        .iter()
+        .position(|&b| b == b':')
+        .map_or(&text[..first], |colon| &text[colon + 1..first]);
+    let is_scheme_alone = hier_part.iter().all(|&b| b == b'/');
+    let is_reference = memchr::memmem::find(text, b"&#").is_some();
+    if text.get(hash) != Some(&b'#') || is_scheme_alone || is_reference {
+        return Err(error);
+    }
+    let mut encoded = text[..hash].to_vec();
+    for &b in &text[hash..] {
+        match b {
+            b'#' => encoded.extend_from_slice(b"%23"),
+            _ => encoded.push(b),
+        }
+    }
+    let valid = parse_as_written(&encoded, mode).map_err(|_| error)?;
+    Ok(valid.into_owned())
+}
+
+/// [`parse`], for `text` as it is.
+fn parse_as_written(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError> {
     let error = match UriRef::parse_bytes(text) {
         Ok(uri) => {
             return Ok(Valid {

@@ -101,6 +101,12 @@
 //! 6. **Validation.** Every candidate is parsed by [`UriRef`]; an invalid
 //!    one is not reported, nor "repaired" into a shorter one
 //!    ([`ScannerBuilder::report_invalid`] reports it with its error).
+//!    *Judgement call:* a `#` inside a fragment, which RFC 3986 does not
+//!    allow, is read as `%23`, as browsers read it and as documents' links
+//!    are read (`https://matrix.to/#/#room:example.org` gives
+//!    `https://matrix.to/#/%23room:example.org`; `…/bithacks.html##ValueInWord`
+//!    gives `…#%23ValueInWord`); not after a scheme alone (`gs://#a#/b`, a
+//!    placeholder) nor in text with a character reference (`r&#xE9;sum&#xE9;`).
 //! 7. **IRIs** (RFC 3987). Non-ASCII letters, marks, digits and symbols
 //!    continue a candidate in every reading (bare, quoted, in brackets);
 //!    Unicode whitespace and punctuation end it (U+3000, `、。，．：；！？`,
