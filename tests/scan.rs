@@ -911,6 +911,30 @@ fn iris_are_read_whole_and_mapped_to_uris() {
     assert_eq!(uris, ["http://x.org/caf"]);
 }
 
+/// Found by a black-box run: an en dash inside a word cut a Wikipedia URL
+/// into a different one (`…/wiki/Navier`). A dash written inside words
+/// goes on when a letter or digit follows it; the em dash, and a dash
+/// before a blank or another dash, end the URI.
+#[test]
+fn a_dash_inside_a_word_continues_an_iri() {
+    t!(
+        "|https://en.wikipedia.org/wiki/Navier–Stokes_equations| and |http://c.example/a‑b–東|",
+        [
+            "https://en.wikipedia.org/wiki/Navier%E2%80%93Stokes_equations",
+            "http://c.example/a%E2%80%91b%E2%80%93%E6%9D%B1"
+        ]
+    );
+    t!(
+        "see |http://a.example/x|– next, |http://b.example/|—see, |http://d.example/|––x, (|http://e.example/|)–",
+        [
+            "http://a.example/x",
+            "http://b.example/",
+            "http://d.example/",
+            "http://e.example/"
+        ]
+    );
+}
+
 #[test]
 fn iri_modes_keep_or_refuse_what_was_written() {
     let keep = Scanner::builder().iri(IriMode::Keep).build();

@@ -39,8 +39,13 @@ pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
 /// A zero-width joiner or non-joiner is one only when a non-ASCII word
 /// character other than a joiner follows it (`می‌خواهم`, an emoji
 /// sequence): one at the end of a run joins nothing, and is left out as
-/// punctuation is. The look is one character ahead, so a run of joiners
-/// costs no more than other characters.
+/// punctuation is. A dash written inside words (the en dash of
+/// `Navier–Stokes`, [`ucs::is_inner_dash`]) is one when a letter or digit
+/// follows it, ASCII or not; punctuation otherwise (a URI in
+/// `http://a.example/– see`). Found by a black-box run: Wikipedia's
+/// `…/wiki/Navier–Stokes_equations` gave `…/wiki/Navier`, a different URI.
+/// The look is one character ahead, so a run of joiners or dashes costs
+/// no more than other characters.
 #[inline]
 pub fn word_char_len(bytes: &[u8], more: bool) -> Option<usize> {
     match ucs::decode(bytes) {
@@ -51,6 +56,17 @@ pub fn word_char_len(bytes: &[u8], more: bool) -> Option<usize> {
                     !next.is_ascii() && ucs::is_word_char(next) && !ucs::is_joiner(next)
                 }
                 // What follows is still to come.
+                None => more && (rest.is_empty() || is_cut_char(rest)),
+            };
+            joins.then_some(len)
+        }
+        Some((c, len)) if ucs::is_inner_dash(c) => {
+            let rest = &bytes[len..];
+            let joins = match ucs::decode(rest) {
+                Some((next, _)) if next.is_ascii() => next.is_ascii_alphanumeric(),
+                Some((next, _)) => {
+                    ucs::is_word_char(next) && !ucs::is_joiner(next) && !ucs::is_inner_dash(next)
+                }
                 None => more && (rest.is_empty() || is_cut_char(rest)),
             };
             joins.then_some(len)

@@ -112,7 +112,9 @@
 //!    Unicode whitespace and punctuation end it (U+3000, `、。，．：；！？`,
 //!    the full-width and CJK brackets, NBSP, zero-width space, the bidi
 //!    controls, `…`, curly quotes, `«»`; the list is
-//!    `uri::ucs::is_word_char`'s), and so does a byte that does not start
+//!    `uri::ucs::is_word_char`'s; but a hyphen or en dash followed by a
+//!    letter or digit goes on, as in `…/wiki/Navier–Stokes_equations`),
+//!    and so does a byte that does not start
 //!    a valid UTF-8 character (text in another encoding, read undecoded).
 //!    So a URI is never cut at its first non-ASCII character into a shorter,
 //!    different one (`http://müller.de/` is not `http://m`): the candidate

@@ -134,6 +134,17 @@ pub(crate) fn is_joiner(c: char) -> bool {
     matches!(c, '\u{200C}' | '\u{200D}')
 }
 
+/// Returns true if and only if `c` is a dash written inside words: the
+/// hyphen, the non-breaking hyphen and the en dash (U+2010, U+2011,
+/// U+2013; `Navier–Stokes`, `Michelson–Morley`, Wikipedia's titles),
+/// which continue a URI when a word character follows them (see
+/// `scan::chars::word_char_len`). Not the em dash, which English glues
+/// between a URI and the sentence (`http://a.example/—see`).
+#[inline]
+pub(crate) fn is_inner_dash(c: char) -> bool {
+    matches!(c, '\u{2010}' | '\u{2011}' | '\u{2013}')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
