@@ -40,6 +40,7 @@ pub(crate) fn read(md: &[u8]) -> Reading {
         },
         last_text_end: None,
         code_block: false,
+        html_code: 0,
         html_block: None,
         links: Vec::new(),
         open_anchor: None,
@@ -84,6 +85,9 @@ struct Reader<'s> {
     last_text_end: Option<usize>,
     /// Inside a code block.
     code_block: bool,
+    /// How many inline HTML `<code>` and `<pre>` tags are open (each inline
+    /// tag comes in an event of its own: the text between is Markdown's).
+    html_code: usize,
     /// The source of the HTML block being read.
     html_block: Option<Range<usize>>,
     /// The links and images open: their reference (an index in
@@ -101,7 +105,7 @@ impl Reader<'_> {
         match event {
             Event::Text(text) => {
                 self.join(range.start, text.as_bytes());
-                if self.code_block {
+                if self.code_block || self.html_code > 0 {
                     self.out
                         .aligned_code(text.as_bytes(), &self.src[range.clone()], range.start);
                 } else {
@@ -132,6 +136,12 @@ impl Reader<'_> {
                     .append(html::read(tag, range.start, LinkAttributes::Named));
                 if is_tag(tag, b"a") && self.out.refs.len() > refs_before {
                     self.open_anchor = Some((refs_before, self.out.text.len()));
+                }
+                // `Text <code>https://a.example/x</code>`: code, as in HTML.
+                if is_tag(tag, b"code") || is_tag(tag, b"pre") {
+                    self.html_code += 1;
+                } else if is_tag(tag, b"/code") || is_tag(tag, b"/pre") {
+                    self.html_code = self.html_code.saturating_sub(1);
                 }
                 self.last_text_end = None;
             }
@@ -192,6 +202,7 @@ impl Reader<'_> {
         }
         self.last_text_end = None;
         self.open_anchor = None;
+        self.html_code = 0;
     }
 
     fn start(&mut self, tag: Tag<'_>, range: Range<usize>) {

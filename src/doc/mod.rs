@@ -683,6 +683,33 @@ mod tests {
             .collect()
     }
 
+    /// Found by a black-box run: inline HTML `<code>` in Markdown was not
+    /// code, so `--skip-code` printed what it holds (in an HTML file it
+    /// is code).
+    #[test]
+    fn inline_html_code_in_markdown_is_code() {
+        let md = "Text <code>https://a.example/x</code> and https://b.example/,\n\
+                  <pre>https://c.example/</pre> <CODE class=\"x\">`https://d.example/`</CODE>\n\n\
+                  <code>unclosed https://e.example/\n\nnext https://f.example/\n";
+        let found = find_links(&Scanner::new(), DocKind::Markdown, md.as_bytes(), None);
+        let in_code: Vec<(&str, bool)> = found
+            .links()
+            .iter()
+            .map(|l| (l.uri(), l.is_in_code()))
+            .collect();
+        assert_eq!(
+            in_code,
+            [
+                ("https://a.example/x", true),
+                ("https://b.example/", false),
+                ("https://c.example/", true),
+                ("https://d.example/", true),
+                ("https://e.example/", true),
+                ("https://f.example/", false),
+            ]
+        );
+    }
+
     /// Found by a black-box run: a bare URL in Markdown with `__` or two
     /// `*` in it (`__main__`, docs.rs's `*` for the latest version) was cut
     /// where CommonMark reads emphasis; GitHub reads the URL first.
