@@ -142,36 +142,6 @@ fn after_scalars(line: &[u8], mut at: usize) -> usize {
 /// (`{"log":"{\"url\":\"https:\\/\\/a.example\\/\"}\n"}`).
 const NESTING: usize = 3;
 
-/// Pushes onto `out` the escapes of the strings of `line` (one line, without
-/// its `\n`) that end on it, in order.
-fn escapes(line: &[u8], out: &mut Vec<Escape>) {
-    escapes_within(line, out, NESTING);
-}
-
-/// [`escapes`], reading JSON held in a string `depth` levels deep more.
-fn escapes_within(line: &[u8], out: &mut Vec<Escape>, depth: usize) {
-    let Some(mut open) = strings_start(line) else {
-        return;
-    };
-    loop {
-        // `open` is the `"` that opens a string: where does it end?
-        let mut i = open + 1;
-        let close = loop {
-            let Some(rest) = line.get(i..) else { return };
-            match memchr::memchr2(b'"', b'\\', rest) {
-                Some(k) if line[i + k] == b'"' => break i + k,
-                Some(k) => i += k + 2,
-                None => return,
-            }
-        };
-        string_escapes(&line[..close], open + 1, out, depth);
-        match memchr::memchr(b'"', &line[close + 1..]) {
-            Some(k) => open = close + 1 + k,
-            None => return,
-        }
-    }
-}
-
 /// Pushes onto `out` the escapes of the string `string[from..]` (its
 /// quotes left out). When what the string holds is JSON (it starts with a
 /// `{` or `[`) and `depth` allows, the escapes of its own strings are
@@ -213,7 +183,7 @@ fn string_escapes(string: &[u8], from: usize, out: &mut Vec<Escape>, depth: usiz
     written.extend((at..string.len()).map(|p| (p, p + 1)));
     crate::work::examined(string.len() - from);
     let mut inner = Vec::new();
-    escapes_within(&text, &mut inner, depth - 1);
+    LongLine::start(&text).read(&text, true, &mut inner, depth - 1);
     if inner.is_empty() {
         return;
     }
@@ -386,15 +356,15 @@ pub(crate) fn held_room(on: bool) -> usize {
 }
 
 /// The JSON decoding of a stream's roll buffer: `buf[..held]` is decoded
-/// text (or text not to be decoded), `buf[held..end]` the line not yet
-/// read whole, as it was read, which starts at absolute offset `src` of
-/// the input. The core is shown `buf[..shown]`: the decoded text and the
-/// held line up to its first `\`, which decoding leaves as it is (it
+/// text (or text not to be decoded), `buf[held..end]` the text held back,
+/// as it was read, which starts at absolute offset `src` of the input: the
+/// line not yet read whole, or, in a line longer than [`MAX_LINE`], which
+/// is read string by string ([`LongLine`]), the string not yet closed (or
+/// nothing). The core is shown `buf[..shown]`: the decoded text and the
+/// held text up to its first `\`, which decoding leaves as it is (it
 /// changes only escapes and what follows them), so that a URI at a line's
 /// end whose reading depends on the next line's first bytes (a line-end
-/// `-`) is not held back until that line is whole. A line longer than
-/// [`MAX_LINE`] is read string by string ([`LongLine`]): only the string
-/// not yet closed is held back.
+/// `-`) is not held back until that line is whole.
 ///
 /// # Invariants
 ///
@@ -481,11 +451,15 @@ impl StreamDecoder {
             end -= whole - decoded;
             self.src += whole - self.held;
             (self.held, self.shown, self.blocked) = (decoded, decoded, false);
+            // The line held now was all just read.
+            read = decoded;
         }
         if end - self.held > MAX_LINE {
-            // A line this long is read string by string.
+            // A line this long is read string by string, from its start
+            // (its bytes before `read` were searched for a line break).
+            crate::work::examined(2 * (read.max(self.held) - self.held));
             let long = LongLine::start(&buf[self.held..end]);
-            end = self.read_long(long, buf, self.held, end, eof, (offset, map));
+            end = self.read_long(long, buf, read, end, eof, (offset, map));
         }
         self.show(buf, end);
         end
@@ -511,17 +485,18 @@ impl StreamDecoder {
         let line_end = memchr::memchr(b'\n', &buf[from..end]).map(|p| from + p);
         let ended = line_end.is_some() || eof;
         let text_end = line_end.unwrap_or(end);
-        // Searched for the line's end, then for strings (unless there are
-        // none left to read), and copied where an escape is decoded.
+        // Searched for the line's end, then (unless no string is left to
+        // read) for strings and in them for escapes; copied up to where the
+        // reading stopped, and the rest moved, once an escape is decoded.
         crate::work::examined(text_end - from);
         if long != LongLine::Done {
-            crate::work::examined(text_end - from);
+            crate::work::examined(2 * (text_end - from));
         }
         let mut found = Vec::new();
-        let (stop, long) = long.read(&buf[self.held..text_end], ended, &mut found);
+        let (stop, long) = long.read(&buf[self.held..text_end], ended, &mut found, NESTING);
         let stop = self.held + stop;
         if !found.is_empty() {
-            crate::work::examined(stop - self.held);
+            crate::work::examined(end - self.held);
         }
         let mut end = end;
         if stop > self.held {
@@ -593,25 +568,20 @@ fn line_with_backslash(buf: &[u8], from: usize, to: usize) -> Option<(usize, usi
     Some((start, end))
 }
 
-/// Pushes onto `out` the escapes of `line` (without its `\n`) that are
-/// decoded (a line longer than [`MAX_LINE`] is read as a stream reads it,
-/// see [`LongLine`]).
+/// Pushes onto `out` the escapes of the strings of `line` (one line,
+/// without its `\n`) that are decoded, in order.
 fn line_escapes(line: &[u8], out: &mut Vec<Escape>) {
-    if line.len() <= MAX_LINE {
-        escapes(line, out);
-    } else {
-        LongLine::start(line).read(line, true, out);
-    }
+    LongLine::start(line).read(line, true, out, NESTING);
 }
 
-/// How far the strings of a line longer than [`MAX_LINE`] have been read,
-/// which a stream cannot hold whole: it reads them piece by piece, holding
-/// back at most the string not yet closed, and a slice reads them the same
-/// way, in one piece, so both decode the same strings. They are the
-/// strings [`escapes`] would find in the line, but that only a string that
-/// closes at most [`MAX_LINE`] bytes after its opening quote is decoded
-/// (in a shorter line every string does), and that the first string is
-/// looked for in the line's first [`MAX_LINE`] bytes.
+/// How far the strings of a line have been read. A slice reads a line in
+/// one piece; a stream reads one longer than [`MAX_LINE`], which it cannot
+/// hold whole, piece by piece, holding back at most the string not yet
+/// closed, and so decodes the same strings. From where the line's strings
+/// start ([`strings_start`], in its first [`MAX_LINE`] bytes), each `"`
+/// opens a string, which ends at the next `"` not escaped; a string that
+/// closes at most [`MAX_LINE`] bytes after its opening quote has its
+/// escapes decoded (in a line no longer than that, every string does).
 ///
 /// Positions are counted from the start of the piece read next, which is
 /// where the last piece's reading stopped ([`LongLine::read`]).
@@ -645,11 +615,18 @@ impl LongLine {
     /// Reads the strings of `text`, the next piece of the line (without its
     /// `\n`), which is all of the rest of the line when `ended`; pushes
     /// onto `out` the escapes of the strings that close in it (positions
-    /// in `text`). Returns where the reading stopped, with the reading from
-    /// there: the end of `text`, or the opening quote of the string not
-    /// yet closed, held back (at most [`MAX_LINE`] bytes before the end of
-    /// `text`).
-    fn read(self, text: &[u8], ended: bool, out: &mut Vec<Escape>) -> (usize, LongLine) {
+    /// in `text`), and of the JSON a string holds `depth` levels deep (see
+    /// [`string_escapes`]). Returns where the reading stopped, with the
+    /// reading from there: the end of `text`, or the opening quote of the
+    /// string not yet closed, held back (at most [`MAX_LINE`] bytes before
+    /// the end of `text`).
+    fn read(
+        self,
+        text: &[u8],
+        ended: bool,
+        out: &mut Vec<Escape>,
+        depth: usize,
+    ) -> (usize, LongLine) {
         let mut state = self;
         loop {
             state = match state {
@@ -682,7 +659,7 @@ impl LongLine {
                     match (close, state) {
                         (Some(close), LongLine::Open { quote, .. }) => {
                             if close - quote <= MAX_LINE {
-                                string_escapes(&text[..close], quote + 1, out, NESTING);
+                                string_escapes(&text[..close], quote + 1, out, depth);
                             }
                             LongLine::Outside { next: close + 1 }
                         }
@@ -840,23 +817,41 @@ mod tests {
     }
 
     /// The decoded text of `input` as a stream decodes it, read `size`
-    /// bytes at a time (into a buffer that never rolls), and its map.
-    fn stream_decoded(input: &[u8], size: usize) -> (Vec<u8>, SourceMap) {
+    /// bytes at a time into a buffer rolled as a stream rolls it (by up to
+    /// `held` bytes, kept aside), and its map. After each read, the
+    /// decoder's invariants hold and what it shows is final: the slice's
+    /// decoded text `slice`, from an offset that never goes back.
+    fn stream_decoded(input: &[u8], size: usize, slice: &[u8]) -> (Vec<u8>, SourceMap) {
         let mut text = StreamDecoder::new(true, 0, 0);
-        let mut buf = vec![0; input.len()];
-        let (mut end, mut fed) = (0, 0);
+        let mut buf = vec![0; input.len() + 1];
+        let (mut end, mut fed, mut rolled) = (0, 0, Vec::new());
         let mut map = SourceMap::default();
+        let mut shown_before = 0;
         loop {
             let n = size.min(input.len() - fed);
             buf[end..end + n].copy_from_slice(&input[fed..fed + n]);
             fed += n;
-            end = text.decode(&mut buf, end, end + n, n == 0, 0, &mut map);
+            end = text.decode(&mut buf, end, end + n, n == 0, rolled.len(), &mut map);
             assert!(text.held <= text.shown && text.shown <= end);
             assert!(end - text.held <= MAX_LINE);
+            let shown = rolled.len() + text.shown;
+            assert!(shown >= shown_before, "shown went back");
+            assert_eq!(
+                &buf[..text.shown],
+                &slice[rolled.len()..shown],
+                "shown is final"
+            );
+            shown_before = shown;
             if n == 0 {
-                buf.truncate(end);
-                return (buf, map);
+                rolled.extend_from_slice(&buf[..end]);
+                return (rolled, map);
             }
+            // Roll by half of what is held (a stream keeps its look-back).
+            let by = text.held / 2;
+            rolled.extend_from_slice(&buf[..by]);
+            buf.copy_within(by..end, 0);
+            end -= by;
+            text.rolled(by);
         }
     }
 
@@ -889,7 +884,7 @@ mod tests {
             slice.truncate(end);
             assert_ne!(slice, input.as_bytes(), "something is decoded");
             for size in [1, 2, 3, 7, 64, 4096, 70_000, input.len()] {
-                let (stream, map) = stream_decoded(input.as_bytes(), size);
+                let (stream, map) = stream_decoded(input.as_bytes(), size, &slice);
                 assert!(
                     stream == slice,
                     "reads of {size}, input of {} bytes",

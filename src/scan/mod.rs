@@ -546,7 +546,8 @@ impl ScannerBuilder {
     /// from its start, when it starts with `"`, and only those that end on
     /// their line, at most 64 KiB after they open (a line longer than
     /// that, a minified JSON file, is read string by string, in bounded
-    /// memory, by every driver alike); a string that holds JSON
+    /// memory; mail's pieces of a message over 16 MiB, cut inside such a
+    /// line, are read as they are cut); a string that holds JSON
     /// (Docker's `json-file` log) has its own strings decoded too. `\n`
     /// and the other control characters are read as a blank. When false, the text is scanned as
     /// written (`\/` and `\u0026` end a URI). Default true.

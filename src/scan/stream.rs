@@ -181,11 +181,12 @@ fn scan_with_buffer<R: Read, S: Sink>(
         end -= keep_from;
         text.rolled(keep_from);
         // A find from now on starts in the buffer, and its column is
-        // counted from its line's start, which may lie before it.
+        // counted from its line's start, which may lie before it (every
+        // later find's line starts there or in the buffer).
         report
             .0
             .map
-            .forget_before(offset.min(core.lines.line_start));
+            .forget_before_but(offset, core.lines.line_start);
         // INVARIANT: the core never asks for more than LOOKBACK +
         // max_candidate_len + SLACK bytes around `pos`, so after a roll
         // there is room to read.
