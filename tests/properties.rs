@@ -120,7 +120,12 @@ proptest! {
             // What was written: the IRI, when the URI is its mapping.
             let written = f.iri().unwrap_or(f.as_str()).as_bytes();
             if let Some(iri) = f.iri() {
-                prop_assert_eq!(IriRef::parse(iri).unwrap().to_uri(), f.as_str());
+                // A `#` inside the fragment is read as `%23`.
+                let iri = match iri.split_once('#') {
+                    Some((before, fragment)) => format!("{before}#{}", fragment.replace('#', "%23")),
+                    None => iri.to_string(),
+                };
+                prop_assert_eq!(IriRef::parse(&iri).unwrap().to_uri(), f.as_str());
             }
             if f.is_wrapped() {
                 // The URI's bytes appear in order within its span.

@@ -1226,13 +1226,15 @@ fn json_escapes_are_read_as_what_they_stand_for() {
 /// link with it was read as a browser reads it, `%23`.
 #[test]
 fn a_hash_inside_a_fragment_is_read_as_percent_23() {
-    t!(
+    let found = t!(
         "Matrix at |https://matrix.to/#/#pyyaml:yaml.io| or <|https://matrix.to/#/#r:e.org|>.",
         [
             "https://matrix.to/#/%23pyyaml:yaml.io",
             "https://matrix.to/#/%23r:e.org"
         ]
     );
+    // As written, as an IRI is.
+    assert_eq!(found[0].iri(), Some("https://matrix.to/#/#pyyaml:yaml.io"));
     t!(
         "see |https://graphics.stanford.edu/~seander/bithacks.html##ValueInWord|, \"|http://a.example/b#c#d|\"",
         [

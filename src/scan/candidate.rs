@@ -720,7 +720,12 @@ pub(super) fn parse(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError>
         }
     }
     let valid = parse_as_written(&encoded, mode).map_err(|_| error)?;
-    Ok(valid.into_owned())
+    // As written, as an IRI is: the span holds it.
+    let written = std::str::from_utf8(text).map_err(|_| error)?;
+    Ok(Valid {
+        text: Cow::Owned(valid.text.into_owned()),
+        iri: Some(Cow::Borrowed(written)),
+    })
 }
 
 /// [`parse`], for `text` as it is.

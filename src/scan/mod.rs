@@ -277,8 +277,10 @@ impl<'h> Found<'h> {
         &self.text
     }
     /// The IRI as written (with its non-ASCII characters), when the URI
-    /// was written as one; `None` for a URI written in ASCII. Under
-    /// [`IriMode::Uri`], [`Found::as_str`] is the URI it maps to.
+    /// was written as one, or the reference as written when a `#` in its
+    /// fragment is read as `%23`; `None` for a URI written as it is
+    /// reported. Under [`IriMode::Uri`], [`Found::as_str`] is the URI it
+    /// maps to.
     pub fn iri(&self) -> Option<&str> {
         self.iri.as_deref()
     }
