@@ -779,7 +779,12 @@ mod tests {
         assert_eq!(unwrap("<http://a/b/\n\nnew paragraph>"), None);
         assert_eq!(unwrap("<http://a/b c\"d>"), None);
         assert_eq!(unwrap("<http://a/b"), None);
-        assert_eq!(unwrap("<http://a/b\u{2010}c>"), None);
+        // Punctuation is not a URI's (a hyphen inside a word is: an IRI).
+        assert_eq!(unwrap("<http://a/b\u{2014}c>"), None);
+        assert_eq!(
+            unwrap("<http://a/b\u{2010}c>").as_deref(),
+            Some("http://a/b\u{2010}c")
+        );
         assert_eq!(unwrap("<http://a/ for details>"), None);
         assert_eq!(unwrap("<http://a/b  >").as_deref(), Some("http://a/b"));
     }
