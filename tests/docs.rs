@@ -372,3 +372,35 @@ fn a_value_after_a_lone_ampersand_is_placed_where_it_was_written() {
         format!("{line}:18:urn:x:y\n{}:1:http://a.example/\n", line + 2)
     });
 }
+
+/// A document larger than 16 MiB is read as plain text, with a warning
+/// (read whole, one takes 4 to 8 times its size): its absolute URIs are
+/// still found, its relative links not. One of 16 MiB is a document.
+#[test]
+fn a_document_larger_than_16_mib_is_read_as_text() {
+    let limit = uriscan::doc::MAX_DOCUMENT_LEN;
+    assert_eq!(limit, 16 << 20);
+    let d = Dir::new();
+    let head = "[rel](guide.md) and <https://a.example/x>\n";
+    for (name, len) in [("fits.md", limit), ("over.md", limit + 1)] {
+        let mut text = head.to_string();
+        text.push_str(&"z".repeat(len - head.len() - 1));
+        text.push('\n');
+        assert_eq!(text.len(), len);
+        d.create(name, &text);
+    }
+    let o = d
+        .command()
+        .args(["--relative", "-n", "fits.md", "over.md"])
+        .run();
+    assert_eq!(
+        stdout(&o),
+        "fits.md:1:guide.md\nfits.md:1:https://a.example/x\nover.md:1:https://a.example/x\n"
+    );
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("over.md: warning: larger than 16 MiB: read as plain text")
+            && !stderr.contains("fits.md"),
+        "{stderr}"
+    );
+}

@@ -250,7 +250,7 @@ pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<
             to_out.finish(&opts.scanner);
             return Ok(());
         }
-        to_out.out.warning(TOO_LARGE_A_DOCUMENT.to_string());
+        to_out.out.warning(doc::TOO_LARGE_A_DOCUMENT.to_string());
         opts.scanner.scan_slice(data, &mut to_out)?;
     } else if looks_like_mail {
         mail::scan_mail(&opts.scanner, data, &mut to_out)?;
@@ -321,7 +321,7 @@ fn scan_probed<R: Read>(
         if data.len() <= max {
             scan_document(opts, kind, &data, &mut to_out)?;
         } else {
-            to_out.out.warning(TOO_LARGE_A_DOCUMENT.to_string());
+            to_out.out.warning(doc::TOO_LARGE_A_DOCUMENT.to_string());
             if let Some(places) = &places {
                 places.for_stream(&opts.scanner);
             }
@@ -338,9 +338,6 @@ fn scan_probed<R: Read>(
     to_out.finish(&opts.scanner);
     Ok(())
 }
-
-/// The warning for a document read as plain text, the command line's.
-const TOO_LARGE_A_DOCUMENT: &str = "larger than 64 MiB: read as plain text, not as a document";
 
 /// Reads `data` as a document of kind `kind` and sends the links the
 /// options ask for, as the command line does.

@@ -130,7 +130,7 @@ fn scan<'py>(
 }
 
 /// Finds the URIs in the file at ``path``, read in bounded memory (the
-/// file is streamed, never held whole; a document up to 64 MiB is read
+/// file is streamed, never held whole; a document up to 16 MiB is read
 /// whole, a larger one as plain text), and returns them in order. The
 /// keyword arguments are those of ``scan``, but ``doc="auto"`` (the
 /// default) reads HTML, Markdown and man pages as documents by the file's

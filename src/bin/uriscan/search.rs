@@ -888,7 +888,7 @@ fn scan_probed<R: Read>(
             records.out.flush();
             (records.out.send)(Event::Warning(Warning {
                 line: None,
-                text: "larger than 64 MiB: read as plain text, not as a document".to_string(),
+                text: uriscan::doc::TOO_LARGE_A_DOCUMENT.to_string(),
             }));
             if let Some(places) = &places {
                 places.for_stream(&cfg.scanner);
