@@ -1125,7 +1125,7 @@ fn over_long_candidates_are_reported() {
     assert_eq!(o.status.code(), Some(0));
     let err = stderr(&o);
     assert!(
-        err.contains("long.txt: warning: 1 candidate(s) longer than 64 KiB skipped"),
+        err.contains("long.txt: warning: 1 candidate(s) of 64 KiB or more skipped"),
         "{err}"
     );
     assert!(err.contains("1 over-long candidates skipped"), "{err}");
@@ -1166,7 +1166,7 @@ fn over_long_warning_gives_the_configured_limit() {
     assert_eq!(stdout(&o), "http://b.org/\n");
     assert_eq!(
         stderr(&o),
-        "uriscan: long.txt: warning: 1 candidate(s) longer than 300 bytes skipped\n"
+        "uriscan: long.txt: warning: 1 candidate(s) of 300 bytes or more skipped\n"
     );
     let o = d.command().arg("long.txt").assert_exit(0);
     assert_eq!(
@@ -1187,7 +1187,7 @@ fn over_long_warning_gives_the_configured_limit() {
         .args(["--max-candidate-len", "2048", "longer.txt"])
         .assert_exit(0);
     assert!(
-        stderr(&o).contains("longer than 2 KiB skipped"),
+        stderr(&o).contains("of 2 KiB or more skipped"),
         "{}",
         stderr(&o)
     );

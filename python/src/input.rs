@@ -387,7 +387,7 @@ impl<'a> ToOut<'a> {
     fn finish(self, scanner: &Scanner) {
         if self.too_long > 0 {
             self.out.warning(format!(
-                "{} candidate(s) longer than {} KiB skipped",
+                "{} candidate(s) of {} KiB or more skipped",
                 self.too_long,
                 scanner.max_candidate_len() / 1024
             ));

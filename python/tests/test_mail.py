@@ -89,6 +89,6 @@ def test_malformed_mail_is_scanned_with_a_warning():
 
 def test_too_long_candidates_in_mail_are_warned_about():
     eml = b"From: x@y\nSubject: a\n\nx http://a.org/" + b"a" * 70000 + b" y http://b.org/\n"
-    with pytest.warns(uriscan.ScanWarning, match="1 candidate.* longer than 64 KiB"):
+    with pytest.warns(uriscan.ScanWarning, match="1 candidate.* of 64 KiB or more"):
         found = uriscan.scan(eml)
     assert places(found) == [(1, None, "text/plain", "http://b.org/")]

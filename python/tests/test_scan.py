@@ -251,7 +251,7 @@ def test_iter_scan_refuses_text_files(tmp_path):
 
 def test_too_long_candidates_are_warned_about():
     text = b"x http://a.org/" + b"a" * 70000 + b" y http://b.org/"
-    with pytest.warns(uriscan.ScanWarning, match="1 candidate.* longer than 64 KiB"):
+    with pytest.warns(uriscan.ScanWarning, match="1 candidate.* of 64 KiB or more"):
         found = uriscan.scan(text)
     assert [f.uri for f in found] == ["http://b.org/"]
 

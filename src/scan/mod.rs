@@ -517,9 +517,10 @@ impl ScannerBuilder {
         self
     }
 
-    /// The longest candidate looked at, in bytes (at least 256, at most
+    /// The candidate limit, in bytes (at least 256, at most
     /// [`LARGEST_MAX_CANDIDATE_LEN`]; a value outside is taken as the
-    /// nearest bound): a bare candidate that runs longer is given up on
+    /// nearest bound): a candidate is shorter. A bare one that runs this
+    /// long or longer is given up on
     /// and reported to [`Sink::too_long`], and a `<` whose `>` is further
     /// away is not a bracket. It bounds the memory of
     /// [`Scanner::scan_reader`], which is about this plus 66 KiB. Default

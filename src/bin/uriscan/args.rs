@@ -189,11 +189,11 @@ pub struct Args {
     #[arg(long)]
     pub any_scheme: bool,
 
-    /// The longest candidate to look at, in bytes (256 to 1 GiB).
+    /// The candidate limit, in bytes (256 to 1 GiB): candidates are shorter.
     ///
-    /// A candidate that runs longer (a run of URI characters, a `<` whose
-    /// `>` is further away) is given up on, with a warning that says how
-    /// many were; --stats counts them. It bounds the memory a scan of
+    /// A candidate that reaches it (a run of URI characters this long, a
+    /// `<` whose `>` is this far or further) is given up on, with a warning
+    /// that says how many were; --stats counts them. It bounds the memory a scan of
     /// plain text needs: about this plus 66 KiB per thread.
     #[arg(long, value_name = "BYTES", default_value_t = uriscan::DEFAULT_MAX_CANDIDATE_LEN)]
     pub max_candidate_len: usize,

@@ -203,7 +203,7 @@ impl<'c, W: Write> Printer<'c, W> {
         if summary.too_long > 0 {
             self.out.flush()?;
             crate::messages::error(&format!(
-                "{}: warning: {} candidate(s) longer than {} skipped",
+                "{}: warning: {} candidate(s) of {} or more skipped",
                 display(input),
                 summary.too_long,
                 size(self.cfg.max_candidate_len)
