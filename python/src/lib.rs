@@ -26,7 +26,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyByteArray, PyBytes, PyList, PyString};
 use uriscan::doc::LinkFilter;
 
-use crate::error::{guarded, warn_all, InternalError, ScanWarning, UriError};
+use crate::error::{guarded, warn_all, Failure, InternalError, ScanWarning, UriError};
 use crate::found::Found;
 use crate::input::{Collected, DocArgs, Options};
 use crate::iter::FoundIter;
@@ -179,10 +179,17 @@ fn scan_file<'py>(
     let file = py
         .detach(|| File::open(&path))
         .map_err(|err| open_error(py, &path, err))?;
-    let collected = py.detach(|| {
-        let mut c = Collected::default();
-        guarded(|| input::scan_reader(&opts, Interruptible(file), &mut c)).map(|()| c)
-    })?;
+    let collected = py
+        .detach(|| {
+            let mut c = Collected::default();
+            guarded(|| input::scan_reader(&opts, Interruptible(file), &mut c)).map(|()| c)
+        })
+        .map_err(|failure| match failure {
+            // A read that fails (a directory, a disk error) names the file
+            // too, as `open` would.
+            Failure::Io(err) if err.raw_os_error().is_some() => open_error(py, &path, err),
+            failure => failure.into(),
+        })?;
     into_list(py, collected)
 }
 

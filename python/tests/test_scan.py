@@ -200,6 +200,11 @@ def test_scan_file_errors_name_the_file(tmp_path):
     with pytest.raises(FileNotFoundError) as err:
         uriscan.scan_file(missing)
     assert os.fspath(err.value.filename) == str(missing)
+    # A directory opens, then fails to read: named too (a black-box run
+    # found errno and filename None).
+    with pytest.raises(IsADirectoryError) as err:
+        uriscan.scan_file(tmp_path)
+    assert os.fspath(err.value.filename) == str(tmp_path) and err.value.errno == 21
 
 
 class Endless(io.RawIOBase):
