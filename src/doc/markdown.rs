@@ -39,6 +39,9 @@ pub(crate) fn read(md: &[u8]) -> Reading {
             ..Reading::default()
         },
         last_text_end: None,
+        uri_emphasis: None,
+        after_code: false,
+        word_marks: (0, None, None),
         code_block: false,
         html_code: 0,
         html_block: None,
@@ -64,6 +67,28 @@ pub(crate) fn read(md: &[u8]) -> Reading {
     reader.out
 }
 
+/// The word a gap of markup follows ([`Reader::last_word`]).
+#[derive(Clone, Copy)]
+struct Word {
+    start: usize,
+    has_colon: bool,
+}
+
+/// Returns true if `next`, the text after emphasis delimiters that follow
+/// a word with a `:` (a bare URI's), goes on with that URI, with more than
+/// punctuation: GitHub reads a bare URL before its emphasis, so
+/// `https://docs.python.org/3/library/__main__.html` is one link there,
+/// where CommonMark reads `__main__` as strong; a delimiter after the URI
+/// (`**https://a.example/**.`) ends it, as the URI's trailing punctuation
+/// (unless it closes one written inside it, `…#object.__init__`).
+fn continues_a_uri(next: &[u8]) -> bool {
+    next.split(u8::is_ascii_whitespace)
+        .next()
+        .unwrap_or_default()
+        .iter()
+        .any(|&b| b.is_ascii_alphanumeric() || b == b'/')
+}
+
 /// `md` with each byte that is not part of a UTF-8 character replaced by
 /// U+001A.
 fn one_for_one(md: &[u8]) -> String {
@@ -83,6 +108,17 @@ struct Reader<'s> {
     /// since: text that follows it directly (past an escape's `\`) joins
     /// it, otherwise a space stands for the markup between.
     last_text_end: Option<usize>,
+    /// The emphasis delimiters last kept inside a bare URI (their source),
+    /// and where they were written in the text: the same delimiters
+    /// close them, at the URI's end too.
+    uri_emphasis: Option<(Range<usize>, usize)>,
+    /// The text read last is a code span's (markup after it is not
+    /// inside a bare URI: `` `https://a.example/`**x** ``).
+    after_code: bool,
+    /// Where the last blank and the last `:` of the text stand, as far as
+    /// it was looked at (`.0`): the word a gap follows is known without
+    /// reading it again.
+    word_marks: (usize, Option<usize>, Option<usize>),
     /// Inside a code block.
     code_block: bool,
     /// How many inline HTML `<code>` and `<pre>` tags are open (each inline
@@ -105,6 +141,7 @@ impl Reader<'_> {
         match event {
             Event::Text(text) => {
                 self.join(range.start, text.as_bytes());
+                self.after_code = false;
                 if self.code_block || self.html_code > 0 {
                     self.out
                         .aligned_code(text.as_bytes(), &self.src[range.clone()], range.start);
@@ -116,6 +153,7 @@ impl Reader<'_> {
             }
             Event::Code(code) => {
                 self.join(range.start, b"");
+                self.after_code = true;
                 let inner = code_inside(self.src, range.clone(), code.as_bytes());
                 self.out
                     .aligned_code(code.as_bytes(), &self.src[inner.clone()], inner.start);
@@ -157,14 +195,30 @@ impl Reader<'_> {
 
     /// Before `next`, text at `at`: a space for the markup between it and
     /// the text before, if any, unless that markup is emphasis written
-    /// inside a bare URI, which is kept (see [`Reader::inside_bare_uri`]).
+    /// inside a bare URI, which is kept (see [`continues_a_uri`]), or
+    /// closes such emphasis at the URI's end
+    /// (`…/datamodel.html#object.__init__`, where a delimiter opened
+    /// inside the URI closes before a blank).
     fn join(&mut self, at: usize, next: &[u8]) {
         if let Some(end) = self.last_text_end {
             let gap = &self.src[end..at.max(end)];
             if gap.is_empty() || gap == b"\\" {
                 return;
             }
-            if self.inside_bare_uri(gap, next) {
+            let is_emphasis = gap.iter().all(|b| matches!(b, b'*' | b'_' | b'~'));
+            let word = if is_emphasis && !self.after_code {
+                Some(self.last_word())
+            } else {
+                None
+            };
+            let open = self.uri_emphasis.take();
+            let closes = open.is_some_and(|(open, written_at)| {
+                self.src[open] == *gap && word.is_some_and(|w| w.start <= written_at)
+            });
+            if closes {
+                self.out.aligned(gap, gap, end);
+            } else if word.is_some_and(|w| w.has_colon) && continues_a_uri(next) {
+                self.uri_emphasis = Some((end..at, self.out.text.len()));
                 self.out.aligned(gap, gap, end);
             } else {
                 self.out.separator(b' ', end);
@@ -172,27 +226,25 @@ impl Reader<'_> {
         }
     }
 
-    /// Returns true if `gap`, markup between the text read and `next`, is
-    /// emphasis delimiters (`*`, `_`, `~`) inside a bare URI: the word the
-    /// text ends with holds a scheme's `:`, and `next` goes on with it,
-    /// with more than punctuation. GitHub reads a bare URL before its
-    /// emphasis, so `https://docs.python.org/3/library/__main__.html` is
-    /// one link there, where CommonMark reads `__main__` as strong; a
-    /// delimiter after the URI (`**https://a.example/**.`) ends it, as the
-    /// URI's trailing punctuation.
-    fn inside_bare_uri(&self, gap: &[u8], next: &[u8]) -> bool {
-        /// How far back the word before is looked at.
-        const REACH: usize = 2048;
-        let is_blank = |b: &u8| b.is_ascii_whitespace();
+    /// The word the text read ends with: where it starts, and whether it
+    /// holds a `:` (a scheme's, in a bare URI). The text is looked at
+    /// once, from where the last call left off.
+    fn last_word(&mut self) -> Word {
         let text = &self.out.text;
-        let before = &text[text.len().saturating_sub(REACH)..];
-        let word = before.rsplit(is_blank).next().unwrap_or_default();
-        let next_word = next.split(is_blank).next().unwrap_or_default();
-        gap.iter().all(|b| matches!(b, b'*' | b'_' | b'~'))
-            && word.contains(&b':')
-            && next_word
-                .iter()
-                .any(|&b| b.is_ascii_alphanumeric() || b == b'/')
+        let (seen, mut blank, mut colon) = self.word_marks;
+        for (i, &b) in text.iter().enumerate().skip(seen) {
+            if b.is_ascii_whitespace() {
+                blank = Some(i);
+            } else if b == b':' {
+                colon = Some(i);
+            }
+        }
+        self.word_marks = (text.len(), blank, colon);
+        let start = blank.map_or(0, |b| b + 1);
+        Word {
+            start,
+            has_colon: colon.is_some_and(|c| c >= start),
+        }
     }
 
     /// A block starts or ends at `at`: the text before ends with it.
@@ -203,6 +255,7 @@ impl Reader<'_> {
         self.last_text_end = None;
         self.open_anchor = None;
         self.html_code = 0;
+        self.uri_emphasis = None;
     }
 
     fn start(&mut self, tag: Tag<'_>, range: Range<usize>) {

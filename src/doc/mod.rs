@@ -726,7 +726,10 @@ mod tests {
         let md = "See https://docs.python.org/3/library/__main__.html now,\n\
                   https://docs.rs/rayon/*/rayon/iter/ and https://docs.rs/regex/*/regex/\n\
                   **https://a.example/b**. *https://c.example/d*, _x_ __init__ a:*b* \
-                  https://e.example/~~f~~g\n";
+                  https://e.example/~~f~~g\n\n\
+                  See https://docs.python.org/3/reference/datamodel.html#object.__init__ for it, \
+                  https://g.example/_x_ and **https://h.example/_y**.\n\n\
+                  Use `https://i.example/`**x** or `https://j.example/`_y_ here\n";
         let found: Vec<(String, u64, u64)> = links(DocKind::Markdown, md, None);
         assert_eq!(
             found,
@@ -741,6 +744,16 @@ mod tests {
                 ("https://a.example/b".into(), 3, 3),
                 ("https://c.example/d".into(), 3, 27),
                 ("https://e.example/~~f~~g".into(), 3, 68),
+                (
+                    "https://docs.python.org/3/reference/datamodel.html#object.__init__".into(),
+                    5,
+                    5
+                ),
+                ("https://g.example/_x_".into(), 5, 80),
+                ("https://h.example/_y".into(), 5, 108),
+                // A code span is not a bare URI (found by a code review).
+                ("https://i.example/".into(), 7, 6),
+                ("https://j.example/".into(), 7, 35),
             ]
         );
     }
