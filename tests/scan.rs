@@ -933,6 +933,17 @@ fn a_dash_inside_a_word_continues_an_iri() {
             "http://e.example/"
         ]
     );
+    // Not after punctuation, not before another URI (found by a black-box
+    // run: the two URIs came out as one).
+    t!(
+        "|https://a.example/x|–|https://b.example/y| |http://c.example/x|.–y |http://d.example/a|,–b",
+        [
+            "https://a.example/x",
+            "https://b.example/y",
+            "http://c.example/x",
+            "http://d.example/a"
+        ]
+    );
 }
 
 #[test]

@@ -24,10 +24,12 @@ pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
     loop {
         i += table.run_len(&bytes[i..]);
         match bytes.get(i) {
-            Some(&b) if b >= 0x80 => match word_char_len(&bytes[i..], more) {
-                Some(len) => i += len,
-                None => return i,
-            },
+            Some(&b) if b >= 0x80 => {
+                match word_char_len(&bytes[i..], more, follows_word(&bytes[..i])) {
+                    Some(len) => i += len,
+                    None => return i,
+                }
+            }
             _ => return i,
         }
     }
@@ -40,14 +42,17 @@ pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
 /// character other than a joiner follows it (`می‌خواهم`, an emoji
 /// sequence): one at the end of a run joins nothing, and is left out as
 /// punctuation is. A dash written inside words (the en dash of
-/// `Navier–Stokes`, [`ucs::is_inner_dash`]) is one when a letter or digit
-/// follows it, ASCII or not; punctuation otherwise (a URI in
-/// `http://a.example/– see`). Found by a black-box run: Wikipedia's
-/// `…/wiki/Navier–Stokes_equations` gave `…/wiki/Navier`, a different URI.
-/// The look is one character ahead, so a run of joiners or dashes costs
-/// no more than other characters.
+/// `Navier–Stokes`, [`ucs::is_inner_dash`]) is one after a word character
+/// (`after_word`: an ASCII letter or digit, or a non-ASCII character of
+/// the run) and before a letter or digit of any script, but for one that
+/// starts another URI (`…/x–https://b.example/`);
+/// punctuation otherwise (`http://a.example/– see`, `…/x.–y`). Found by a
+/// black-box run: Wikipedia's `…/wiki/Navier–Stokes_equations` gave
+/// `…/wiki/Navier`, a different URI. The look is one character ahead (and
+/// a scheme's length, at a dash), so a run of joiners or dashes costs no
+/// more than other characters.
 #[inline]
-pub fn word_char_len(bytes: &[u8], more: bool) -> Option<usize> {
+pub fn word_char_len(bytes: &[u8], more: bool, after_word: bool) -> Option<usize> {
     match ucs::decode(bytes) {
         Some((c, len)) if ucs::is_joiner(c) => {
             let rest = &bytes[len..];
@@ -62,11 +67,12 @@ pub fn word_char_len(bytes: &[u8], more: bool) -> Option<usize> {
         }
         Some((c, len)) if ucs::is_inner_dash(c) => {
             let rest = &bytes[len..];
+            if !after_word || starts_a_uri(rest) {
+                return None;
+            }
             let joins = match ucs::decode(rest) {
                 Some((next, _)) if next.is_ascii() => next.is_ascii_alphanumeric(),
-                Some((next, _)) => {
-                    ucs::is_word_char(next) && !ucs::is_joiner(next) && !ucs::is_inner_dash(next)
-                }
+                Some((next, _)) => next.is_alphanumeric(),
                 None => more && (rest.is_empty() || is_cut_char(rest)),
             };
             joins.then_some(len)
@@ -74,6 +80,26 @@ pub fn word_char_len(bytes: &[u8], more: bool) -> Option<usize> {
         Some((c, len)) => (!c.is_ascii() && ucs::is_word_char(c)).then_some(len),
         None => (more && is_cut_char(bytes)).then_some(bytes.len()),
     }
+}
+
+/// Returns true if and only if the character `before` ends with is an
+/// ASCII letter or digit, or a non-ASCII character (in a run, a word
+/// character: a run takes in no other).
+#[inline]
+pub fn follows_word(before: &[u8]) -> bool {
+    before
+        .last()
+        .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)
+}
+
+/// Returns true if and only if `bytes` starts with a scheme and `://`.
+fn starts_a_uri(bytes: &[u8]) -> bool {
+    let scheme = bytes
+        .iter()
+        .take(32)
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+        .count();
+    scheme > 0 && bytes[scheme..].starts_with(b"://")
 }
 
 /// Returns true if and only if `bytes` is the start of a UTF-8 character
