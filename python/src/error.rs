@@ -35,7 +35,7 @@ create_exception!(
     ScanWarning,
     PyUserWarning,
     "A problem that did not stop a scan: malformed mail (a message that\n\
-     could not be parsed, bad base64), or candidates longer than the\n\
+     could not be parsed, bad base64), or candidates that reached the\n\
      scanner's limit, skipped. The command-line tool prints the same\n\
      messages on stderr."
 );

@@ -34,7 +34,8 @@ pub struct Found {
     #[pyo3(get)]
     pub uri: String,
     /// The IRI as written, when ``uri`` is the URI it maps to
-    /// (``iri="uri"``); ``None`` otherwise.
+    /// (``iri="uri"``), or the reference as written when a ``#`` in its
+    /// fragment is read as ``%23`` (any ``iri``); ``None`` otherwise.
     #[pyo3(get)]
     pub iri: Option<String>,
     /// Byte offset of the URI's first byte.

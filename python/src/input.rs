@@ -314,7 +314,13 @@ fn scan_probed<R: Read>(
         return Ok(());
     }
     let mut to_out = ToOut::new(out, places.clone());
-    if let Some(kind) = opts.doc.kind_for(&probe) {
+    let kind = opts.doc.kind_for(&probe);
+    // Decoded text not read as a document after all (a `.1` file that is
+    // not roff) is streamed: its places need not be kept whole.
+    if let (None, Some(places)) = (kind, &places) {
+        places.for_stream(&opts.scanner);
+    }
+    if let Some(kind) = kind {
         let mut data = probe;
         let max = doc::MAX_DOCUMENT_LEN;
         (&mut rdr).take(max as u64 + 1).read_to_end(&mut data)?;

@@ -187,11 +187,13 @@ impl DocKind {
 
 /// The most a document may hold to be read as one (16 MiB): the command
 /// line reads a larger one as plain text, with a warning, so that memory
-/// stays bounded. A document read whole takes 4 to 8 times its size while
+/// stays bounded. A document read whole takes 4 to 8 times its size (up to
+/// 70 times for markup made to cost, `a*a*a*…` in Markdown) while
 /// it is read (the parser's tree, the text, its map): 16 MiB bounds that
 /// near mail's bound, a message of 16 MiB. The largest documents on a
 /// typical machine (Node.js's one-page API, 8 MiB; rustup's `COPYRIGHT.html`,
-/// 14 MiB) fit.
+/// 14 MiB) fit. The price of the bound: a larger one, read as text, keeps
+/// its `&amp;` as written and has no code told apart.
 pub const MAX_DOCUMENT_LEN: usize = 16 << 20;
 
 /// The warning for a document larger than [`MAX_DOCUMENT_LEN`], read as

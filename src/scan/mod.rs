@@ -407,8 +407,8 @@ pub trait Sink {
     /// Called for each URI found (and, on request, each invalid candidate).
     fn found(&mut self, found: &Found<'_>) -> io::Result<bool>;
 
-    /// Called for a candidate longer than the scanner's maximum candidate
-    /// length, which was given up on: the offset of its first byte and its
+    /// Called for a candidate that reached the scanner's candidate limit
+    /// ([`ScannerBuilder::max_candidate_len`]), which was given up on: the offset of its first byte and its
     /// line. Does nothing by default.
     fn too_long(&mut self, start: usize, line: u64) -> io::Result<bool> {
         let _ = (start, line);
@@ -683,7 +683,7 @@ impl Scanner {
     }
 
     /// Iterates over the URIs in `haystack`, in order of appearance.
-    /// Candidates longer than the maximum candidate length are skipped; use
+    /// Candidates that reach the candidate limit are skipped; use
     /// [`Scanner::scan_slice`] to hear about them.
     pub fn find_iter<'s, 'h>(&'s self, haystack: &'h [u8]) -> FindIter<'s, 'h> {
         let decoded = self

@@ -195,7 +195,11 @@ impl Run {
     ///   it has `//` and no `/`, `?` or `#` stands between its `//` and the
     ///   byte;
     /// - a `#` starts the fragment and none may follow; so a candidate
-    ///   that holds both `#` of a failure fails too;
+    ///   that holds both `#` of a failure fails too (the parse reads a
+    ///   second `#` as `%23` unless the text holds `&#` or the URI before
+    ///   the fragment is a scheme alone, and reports the `#` when the rest
+    ///   fails: the bytes from the `#` on, which the candidates of a run
+    ///   share, as they share their end);
     /// - a `%` must be followed by two hex digits, and what follows it in
     ///   a candidate that holds it is the text's own bytes (or its end);
     ///   so a candidate that holds a `%` a failure found bad fails too;

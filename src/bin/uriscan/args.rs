@@ -177,7 +177,8 @@ pub struct Args {
     /// the URI it maps to (RFC 3987: UTF-8
     /// percent-encoded, the host of http, https, ws, wss and ftp and the
     /// domain of mailto as IDNA A-labels), so every line printed is an RFC
-    /// 3986 URI; --json then adds `iri`, the text as written.
+    /// 3986 URI; --json then adds `iri`, the text as written (as it does,
+    /// in every mode, for a URI whose fragment's `#` is read as `%23`).
     #[arg(long, value_enum, default_value_t = Iri::Uri, value_name = "MODE")]
     pub iri: Iri,
 

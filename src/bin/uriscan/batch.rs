@@ -335,7 +335,8 @@ pub fn json_string(out: &mut Vec<u8>, s: &str) {
 /// One URI found, as [`Batch::push`] takes it (its text apart).
 #[derive(Debug)]
 pub struct Record {
-    /// The IRI as written, when it is not the URI (`--iri uri`).
+    /// The text as written, when it is not the URI (`--iri uri`, or a
+    /// fragment's `#` read as `%23`).
     pub iri: Option<String>,
     pub line: u64,
     pub column: u64,

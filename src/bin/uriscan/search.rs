@@ -62,7 +62,7 @@ pub struct Summary {
     /// up to its first NUL byte, at this offset (of the input's bytes, for
     /// decoded text).
     pub binary_cut: Option<usize>,
-    /// Candidates longer than the scanner's limit, given up on.
+    /// Candidates that reached the scanner's limit, given up on.
     pub too_long: u64,
     /// Why the input could not be read (wholly or in part).
     pub error: Option<String>,
@@ -876,6 +876,11 @@ fn scan_probed<R: Read>(
     records.stream = stream;
     // A man page must also start like roff: `*.1` names rotated logs too.
     let doc = doc.filter(|d| d.kind != DocKind::Man || uriscan::doc::looks_like_roff(&probe));
+    // Decoded text not read as a document after all is streamed: its
+    // places need not be kept whole (found by a code review).
+    if let (None, Some(places)) = (&doc, &places) {
+        places.for_stream(&cfg.scanner);
+    }
     let result = if let Some(nul) = nul {
         cfg.scanner.scan_slice(&probe[..nul], &mut records)
     } else if let Some(doc) = doc {
