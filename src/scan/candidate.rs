@@ -512,7 +512,7 @@ impl Core<'_> {
         // Only a line that ends in `-` (the hyphen rule) or in a line
         // continuation's `\` goes on: the quote depth is read for those
         // alone.
-        if hay[end - 1] != b'-' && hay.get(end) != Some(&b'\\') {
+        if unwrap::line_continuation(hay, end).is_none() {
             return Ok(QuotedEnd::None);
         }
         let cx = self.unwrap_context(c);

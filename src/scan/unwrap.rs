@@ -194,7 +194,7 @@ pub fn read_quoted(
 /// hyphen; or past a `-` that ends them, the line break at `end`, with the
 /// hyphen's offset (the hyphen rule). Whether a line break stands there is
 /// [`continuation_start`]'s to find.
-fn line_continuation(hay: &[u8], end: usize) -> Option<(usize, Option<usize>)> {
+pub(super) fn line_continuation(hay: &[u8], end: usize) -> Option<(usize, Option<usize>)> {
     if hay.get(end) == Some(&b'\\') {
         Some((end + 1, None))
     } else if hay[end - 1] == b'-' {
