@@ -24,27 +24,26 @@ pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
     loop {
         i += table.run_len(&bytes[i..]);
         match bytes.get(i) {
-            Some(&b) if b >= 0x80 => {
-                match word_char_len(&bytes[i..], more, follows_word(&bytes[..i])) {
-                    Some(len) => i += len,
-                    None => return i,
-                }
-            }
+            Some(&b) if b >= 0x80 => match word_char_len(bytes, i, more) {
+                Some(len) => i += len,
+                None => return i,
+            },
             _ => return i,
         }
     }
 }
 
-/// The length of the non-ASCII word character at the start of `bytes`,
-/// `None` when there is none (see [`run_len`] for `more`).
+/// The length of the non-ASCII word character at `text[at]`, `None` when
+/// there is none (see [`run_len`] for `more`); `text[..at]` is what the
+/// run holds before it.
 ///
 /// A zero-width joiner or non-joiner is one only when a non-ASCII word
 /// character other than a joiner follows it (`می‌خواهم`, an emoji
 /// sequence): one at the end of a run joins nothing, and is left out as
 /// punctuation is. A dash written inside words (the en dash of
 /// `Navier–Stokes`, [`ucs::is_inner_dash`]) is one after a word character
-/// (`after_word`: an ASCII letter or digit, or a non-ASCII character of
-/// the run) and before a letter or digit of any script, but for one that
+/// (an ASCII letter or digit, or a non-ASCII character of the run, looked
+/// at only at a dash) and before a letter or digit of any script, but for one that
 /// starts another URI (`…/x–https://b.example/`);
 /// punctuation otherwise (`http://a.example/– see`, `…/x.–y`). Found by a
 /// black-box run: Wikipedia's `…/wiki/Navier–Stokes_equations` gave
@@ -52,7 +51,8 @@ pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
 /// a scheme's length, at a dash), so a run of joiners or dashes costs no
 /// more than other characters.
 #[inline]
-pub fn word_char_len(bytes: &[u8], more: bool, after_word: bool) -> Option<usize> {
+pub fn word_char_len(text: &[u8], at: usize, more: bool) -> Option<usize> {
+    let bytes = &text[at..];
     match ucs::decode(bytes) {
         Some((c, len)) if ucs::is_joiner(c) => {
             let rest = &bytes[len..];
@@ -67,7 +67,7 @@ pub fn word_char_len(bytes: &[u8], more: bool, after_word: bool) -> Option<usize
         }
         Some((c, len)) if ucs::is_inner_dash(c) => {
             let rest = &bytes[len..];
-            if !after_word || starts_a_uri(rest) {
+            if !follows_word(&text[..at]) || starts_a_uri(rest) {
                 return None;
             }
             let joins = match ucs::decode(rest) {
@@ -86,7 +86,7 @@ pub fn word_char_len(bytes: &[u8], more: bool, after_word: bool) -> Option<usize
 /// ASCII letter or digit, or a non-ASCII character (in a run, a word
 /// character: a run takes in no other).
 #[inline]
-pub fn follows_word(before: &[u8]) -> bool {
+fn follows_word(before: &[u8]) -> bool {
     before
         .last()
         .is_some_and(|&b| b.is_ascii_alphanumeric() || b >= 0x80)

@@ -68,7 +68,7 @@ pub fn measure(bytes: &[u8], more: bool) -> Measured {
     while i < bytes.len() {
         let b = bytes[i];
         if b >= 0x80 {
-            match chars::word_char_len(&bytes[i..], more, chars::follows_word(&bytes[..i])) {
+            match chars::word_char_len(bytes, i, more) {
                 Some(len) => {
                     i += len;
                     continue;
