@@ -11,7 +11,7 @@ use std::io::{self, Read};
 use pyo3::exceptions::PyValueError;
 use pyo3::PyResult;
 use uriscan::doc::{self, DocKind, LinkFilter};
-use uriscan::encoding::{DecodeReader, Places, TextEncoding};
+use uriscan::encoding::{DecodeReader, Decoding, Places, TextEncoding};
 use uriscan::mail::{self, Messages};
 use uriscan::{HyphenMode, IriMode, IriRef, Scanner};
 
@@ -188,14 +188,13 @@ impl Options {
         self.mail.unwrap_or_else(|| mail::looks_like_mail(probe))
     }
 
-    /// Returns true if and only if an input starting with `probe`, which
-    /// `looks_like_mail` says of, is decoded before it is scanned: it is
-    /// not read as mail (unless it is a document) and its byte-order mark
-    /// or `encoding` names an encoding to decode (the command line's
-    /// rule).
-    fn decodes(&self, probe: &[u8], looks_like_mail: bool) -> bool {
+    /// How an input starting with `probe`, which `looks_like_mail` says
+    /// of, is decoded before it is scanned, if it is: when it is not read
+    /// as mail (unless it is a document) and its byte-order mark or
+    /// `encoding` names an encoding to decode (the command line's rule).
+    fn decoding(&self, probe: &[u8], looks_like_mail: bool) -> Option<Decoding> {
         let mail = self.doc.kind.is_none() && looks_like_mail;
-        !mail && self.encoding.decoding_for(probe).is_some()
+        self.encoding.decoding_for(probe).filter(|_| !mail)
     }
 }
 
@@ -236,7 +235,7 @@ impl Out for Collected {
 pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<()> {
     let probe = &data[..data.len().min(PROBE)];
     let looks_like_mail = opts.reads_as_mail(probe);
-    if opts.decodes(probe, looks_like_mail) {
+    if opts.decoding(probe, looks_like_mail).is_some() {
         // Decoded text is streamed, as the command line reads it.
         return scan_reader(opts, data, out);
     }
@@ -275,11 +274,7 @@ pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<
 pub fn scan_reader<R: Read>(opts: &Options, mut rdr: R, out: &mut dyn Out) -> io::Result<()> {
     let probe = read_probe(&mut rdr)?;
     let looks_like_mail = opts.reads_as_mail(&probe);
-    let decoding = opts
-        .decodes(&probe, looks_like_mail)
-        .then(|| opts.encoding.decoding_for(&probe))
-        .flatten();
-    let Some(decoding) = decoding else {
+    let Some(decoding) = opts.decoding(&probe, looks_like_mail) else {
         return scan_probed(opts, probe, rdr, None, looks_like_mail, out);
     };
     let mut text = DecodeReader::new(io::Cursor::new(probe).chain(rdr), decoding);
