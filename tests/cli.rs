@@ -638,6 +638,91 @@ fn decoded_inputs_with_search_zip_documents_and_threads() {
     assert_eq!((last.1, last.2), (59_999, 23));
 }
 
+/// The `(iri or uri, start, end)` of each record of `o`, each checked to
+/// be written in `input`'s bytes at `start..end` in `encoding`.
+fn placed_iris(
+    o: &std::process::Output,
+    input: &[u8],
+    encoding: &'static encoding_rs::Encoding,
+) -> Vec<(String, usize, usize)> {
+    let records: Vec<_> = stdout(o)
+        .lines()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_str(l).unwrap();
+            let text = v.get("iri").unwrap_or(&v["uri"]).as_str().unwrap();
+            let n = |k: &str| v[k].as_u64().unwrap() as usize;
+            (text.to_string(), n("start"), n("end"))
+        })
+        .collect();
+    for (text, start, end) in &records {
+        let (written, _) = encoding.decode_without_bom_handling(&input[*start..*end]);
+        assert_eq!(&written, text, "the bytes at {start}..{end}");
+    }
+    records
+}
+
+#[test]
+fn html_and_xml_documents_are_decoded_from_the_encoding_they_declare() {
+    let d = Dir::new();
+    // A page saved from an old site, in windows-1252 as it says: its
+    // href and its text's IRI were cut at (or lost to) the first byte
+    // beyond ASCII.
+    let page = "<html><head><meta http-equiv=\"Content-Type\" \
+                content=\"text/html; charset=iso-8859-1\"></head>\n\
+                <body><a href=\"https://example.org/café\">Café</a>\n\
+                « https://example.org/naïve » et “https://example.org/q”</body></html>\n";
+    let (latin1, _, _) = encoding_rs::WINDOWS_1252.encode(page);
+    d.create_bytes("page.html", &latin1);
+    let o = d.command().args(["--json", "page.html"]).run();
+    let found = placed_iris(&o, &latin1, encoding_rs::WINDOWS_1252);
+    let texts: Vec<_> = found.iter().map(|f| f.0.as_str()).collect();
+    assert_eq!(
+        texts,
+        [
+            "https://example.org/café",
+            "https://example.org/naïve",
+            "https://example.org/q"
+        ]
+    );
+    assert!(stdout(&o).contains("\"uri\":\"https://example.org/caf%C3%A9\""));
+    // `-E none` reads the bytes as they are, as before.
+    let o = d.command().args(["-E", "none", "page.html"]).run();
+    assert_eq!(
+        stdout(&o),
+        "https://example.org/na\nhttps://example.org/q\n"
+    );
+    // The same bytes in a file that is not a document are not decoded.
+    d.create_bytes("page.txt", &latin1);
+    let o = d.command().args(["page.txt"]).run();
+    assert_eq!(
+        stdout(&o),
+        "https://example.org/caf\nhttps://example.org/na\nhttps://example.org/q\n"
+    );
+
+    // A feed in EUC-KR, as its XML declaration says (from chardet's
+    // test files of real feeds).
+    let feed = "<?xml version=\"1.0\" encoding=\"euc-kr\"?>\n<rss><item>\n\
+                <link>http://alogblog.com/blog/archives/2004/11/한글_표시하기.php</link>\n\
+                </item></rss>\n";
+    let (euc_kr, _, _) = encoding_rs::EUC_KR.encode(feed);
+    d.create_bytes("feed.xml", &euc_kr);
+    let o = d.command().args(["--json", "feed.xml"]).run();
+    let found = placed_iris(&o, &euc_kr, encoding_rs::EUC_KR);
+    assert_eq!(
+        found.iter().map(|f| f.0.as_str()).collect::<Vec<_>>(),
+        ["http://alogblog.com/blog/archives/2004/11/한글_표시하기.php"]
+    );
+
+    // A page saved as UTF-8 that still says iso-8859-1 is read as UTF-8:
+    // `café`, not `cafÃ©`.
+    let mislabelled = page.replace("iso-8859-1", "ISO-8859-1").into_bytes();
+    d.create_bytes("utf8.html", &mislabelled);
+    let o = d.command().args(["--json", "utf8.html"]).run();
+    let found = placed_iris(&o, &mislabelled, encoding_rs::UTF_8);
+    assert_eq!(found.len(), 3);
+    assert_eq!(found[0].0, "https://example.org/café");
+}
+
 #[test]
 fn directory_walk_respects_ignore_files_and_sorts() {
     let d = Dir::new();

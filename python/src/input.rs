@@ -33,6 +33,9 @@ pub struct Options {
     encoding: TextEncoding,
     /// How a document is read, when the input is one.
     doc: DocOptions,
+    /// The encoding a document declares is followed (`encoding="auto"`);
+    /// not for a `str`, whose text Python has already decoded.
+    follows_declared: bool,
 }
 
 /// The keyword arguments about documents: ``doc``, ``base``,
@@ -173,7 +176,17 @@ impl Options {
             skip_binary,
             encoding,
             doc: DocOptions::new(doc)?,
+            follows_declared: true,
         })
+    }
+
+    /// These options for text Python has already decoded (a `str`, given
+    /// as its UTF-8): the encoding a document declares is not followed.
+    pub fn for_decoded_text(self) -> Options {
+        Options {
+            follows_declared: false,
+            ..self
+        }
     }
 
     /// Returns true if and only if an input starting with `probe` is to be
@@ -190,11 +203,17 @@ impl Options {
 
     /// How an input starting with `probe`, which `looks_like_mail` says
     /// of, is decoded before it is scanned, if it is: when it is not read
-    /// as mail (unless it is a document) and its byte-order mark or
-    /// `encoding` names an encoding to decode (the command line's rule).
+    /// as mail (unless it is a document) and its byte-order mark,
+    /// `encoding`, or the encoding an HTML or XML document declares names
+    /// an encoding to decode (the command line's rule).
     fn decoding(&self, probe: &[u8], looks_like_mail: bool) -> Option<Decoding> {
         let mail = self.doc.kind.is_none() && looks_like_mail;
-        self.encoding.decoding_for(probe).filter(|_| !mail)
+        let decoding = if self.follows_declared {
+            self.encoding.decoding_for_document(probe, self.doc.kind)
+        } else {
+            self.encoding.decoding_for(probe)
+        };
+        decoding.filter(|_| !mail)
     }
 }
 

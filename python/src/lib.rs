@@ -97,7 +97,7 @@ fn scan<'py>(
     skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
     let doc = doc_args(doc, base, relative, fragments, skip_code);
-    let opts = Options::new(
+    let mut opts = Options::new(
         mail,
         any_scheme,
         json_escapes,
@@ -111,6 +111,7 @@ fn scan<'py>(
     let bytes: &[u8] = if let Ok(b) = data.cast::<PyBytes>() {
         b.as_bytes()
     } else if let Ok(s) = data.cast::<PyString>() {
+        opts = opts.for_decoded_text();
         owned = s.to_cow()?.into_owned().into_bytes();
         &owned
     } else if let Ok(b) = data.cast::<PyByteArray>() {

@@ -15,6 +15,17 @@ ENCODINGS = ROOT / "fixtures" / "encodings"
 
 UTF16 = "see http://a.example/x and <http://b.example/\n  y>\n".encode("utf-16")
 
+# A page in the encoding its <meta> declares, and a feed in the one its XML
+# declaration does: documents are decoded from it.
+LATIN1_PAGE = (
+    '<meta charset="iso-8859-1"><a href="https://example.org/café">x</a> '
+    "https://example.org/naïve\n"
+).encode("latin-1")
+EUC_KR_FEED = (
+    '<?xml version="1.0" encoding="euc-kr"?>\n'
+    "<link>http://example.kr/archives/한글.php</link>\n"
+).encode("euc-kr")
+
 
 def every_way(data, path, **kw):
     """What ``scan``, ``scan_file`` and ``iter_scan`` give for ``data``,
@@ -37,6 +48,9 @@ def every_way(data, path, **kw):
         ("bomcode.md", b'\xef\xbb\xbf    "http://x.example/a"\n\ntext http://y.example/\n'),
         ("u16.html", '<a href="http://h.example/p">x</a>'.encode("utf-16")),
         ("bare-ff-fe.txt", b"\xff\xfehttp://not.utf16.example/\n"),
+        ("latin1.html", LATIN1_PAGE),
+        ("latin1.txt", LATIN1_PAGE),
+        ("euc-kr.xml", EUC_KR_FEED),
     ],
 )
 def test_decoded_input_equals_the_command(cli, tmp_path, name, data):
@@ -68,3 +82,24 @@ def test_utf16_positions_are_the_inputs_bytes():
 def test_a_bad_encoding_is_a_value_error():
     with pytest.raises(ValueError, match="encoding must be"):
         uriscan.scan(b"x", encoding="klingon")
+
+
+def test_documents_are_decoded_from_the_encoding_they_declare(tmp_path):
+    got = every_way(LATIN1_PAGE, tmp_path / "page.html")
+    assert [f["iri"] for f in got] == ["https://example.org/café", "https://example.org/naïve"]
+    assert got[0]["uri"] == "https://example.org/caf%C3%A9"
+    assert LATIN1_PAGE[got[1]["start"] : got[1]["end"]].decode("latin-1") == got[1]["iri"]
+    feed = every_way(EUC_KR_FEED, tmp_path / "feed.xml")
+    assert [f["iri"] for f in feed] == ["http://example.kr/archives/한글.php"]
+    assert [f.uri for f in uriscan.scan(LATIN1_PAGE, doc="html", encoding="none")] == [
+        "https://example.org/na"
+    ]
+
+
+def test_a_str_is_not_decoded_again_by_what_it_declares():
+    # Python decoded the text already: é is é, whatever the page says.
+    page = '<meta charset="iso-8859-1">' + " " * 9000 + "https://example.org/café\n"
+    [found] = uriscan.scan(page, doc="html")
+    assert found.iri == "https://example.org/café"
+    [as_bytes] = uriscan.scan(page.encode(), doc="html")
+    assert as_bytes.iri.startswith("https://example.org/cafÃ")

@@ -801,7 +801,9 @@ fn scan_read<R: Read>(
     // if it looks like mail (see `scan_probed`).
     let looks_like_mail = reads_as_mail(cfg, &probe);
     let mail = how.doc.is_none() && looks_like_mail;
-    let Some(decoding) = cfg.encoding.decoding_for(&probe).filter(|_| !mail) else {
+    let kind = how.doc.as_ref().map(|d| d.kind);
+    let decoding = cfg.encoding.decoding_for_document(&probe, kind);
+    let Some(decoding) = decoding.filter(|_| !mail) else {
         return scan_probed(probe, rdr, cfg, how, None, looks_like_mail, send);
     };
     let mut text = DecodeReader::new(io::Cursor::new(probe).chain(rdr), decoding);

@@ -41,6 +41,22 @@
 //! BOM), invalid UTF-8 included. Malformed sequences decode to U+FFFD
 //! (not a character of a URI: it ends one).
 //!
+//! A document may declare its own encoding
+//! ([`TextEncoding::decoding_for_document`]), and in `auto` an HTML or XML
+//! document without a BOM is decoded from the one it declares, as a
+//! browser decodes it: HTML by the first `<meta charset>` or `<meta
+//! http-equiv="Content-Type" content="…; charset=…">` in its first 1024
+//! bytes, outside comments (the HTML Standard's prescan), else by an XML
+//! declaration (`<?xml version="1.0" encoding="ISO-8859-1"?>`); XML by its
+//! XML declaration. A declared UTF-16 is read as UTF-8, as browsers read
+//! it (the bytes that declared it were ASCII). *Judgement call:* a
+//! document whose first bytes hold text beyond ASCII that is UTF-8 is
+//! read as UTF-8, whatever it declares. Pages saved as UTF-8 that still
+//! say `iso-8859-1` are common, and Latin-1 text rarely makes valid UTF-8
+//! by chance; a browser would show such a page garbled (`cafÃ©`), and its
+//! IRIs would map to URIs no one wrote. A document of ASCII alone in its
+//! first bytes follows its declaration.
+//!
 //! # Where a URI found in decoded text is
 //!
 //! The decoder remembers where each decoded byte came from in a
@@ -86,6 +102,11 @@ use encoding_rs::{
     Decoder, Encoding, BIG5, EUC_JP, EUC_KR, GB18030, GBK, SHIFT_JIS, UTF_16BE, UTF_16LE, UTF_8,
 };
 
+#[cfg(feature = "docs")]
+mod declared;
+
+#[cfg(feature = "docs")]
+use crate::doc::DocKind;
 use crate::scan::{Found, Scanner};
 use crate::source_map::SourceMap;
 use crate::span::Span;
@@ -160,6 +181,40 @@ impl TextEncoding {
             _ => None,
         }
     }
+
+    /// How an input that starts with `head` is decoded, when it is read
+    /// as a document of `kind` (`None`: not a document): as
+    /// [`decoding_for`](Self::decoding_for) says, and in `auto`, for HTML
+    /// or XML that starts with no BOM, from the encoding the document
+    /// declares for itself (see the [module docs](self#what-is-decoded)),
+    /// unless `head` holds text beyond ASCII that is UTF-8. `head` should
+    /// hold the document's first 1024 bytes at least (where a `<meta>` is
+    /// looked for); the more it holds, the surer the UTF-8 check.
+    #[cfg(feature = "docs")]
+    pub fn decoding_for_document(&self, head: &[u8], kind: Option<DocKind>) -> Option<Decoding> {
+        let declared = match kind {
+            _ if self.0 != Mode::Auto || Encoding::for_bom(head).is_some() => None,
+            Some(DocKind::Html) => declared::by_html(head),
+            Some(DocKind::Xml) => declared::by_xml(head),
+            Some(DocKind::Markdown | DocKind::Man) | None => None,
+        };
+        let Some(declared) = declared else {
+            return self.decoding_for(head);
+        };
+        let encoding = declared.output_encoding();
+        (encoding != UTF_8 && !is_utf8_beyond_ascii(head)).then_some(Decoding { encoding, bom: 0 })
+    }
+}
+
+/// Returns true if `head` holds a byte beyond ASCII and is UTF-8 (but
+/// for a sequence its end cuts).
+#[cfg(feature = "docs")]
+fn is_utf8_beyond_ascii(head: &[u8]) -> bool {
+    !head.is_ascii()
+        && match std::str::from_utf8(head) {
+            Ok(_) => true,
+            Err(e) => e.error_len().is_none(),
+        }
 }
 
 impl fmt::Display for TextEncoding {
