@@ -258,8 +258,10 @@ pub struct Args {
     /// The text encoding of the inputs: auto (the default), none, or a label.
     ///
     /// `auto` decodes an input that starts with a UTF-16 byte-order mark
-    /// (BOM) from UTF-16, and skips a UTF-8 BOM; other inputs are scanned
-    /// as the bytes they are. A label of the WHATWG Encoding Standard
+    /// (BOM) from UTF-16, and skips a UTF-8 BOM; an HTML or XML document
+    /// without a BOM is decoded from the encoding it declares (`<meta
+    /// charset>`, an XML declaration), unless its first 8 KiB are UTF-8
+    /// beyond ASCII; other inputs are scanned as the bytes they are. A label of the WHATWG Encoding Standard
     /// (`latin1`, `shift_jis`, `euc-jp`, `gbk`, `big5`, `euc-kr`,
     /// `utf-16le`, ...; all are listed at
     /// https://encoding.spec.whatwg.org/#names-and-labels) decodes every
