@@ -130,7 +130,8 @@ fn scan<'py>(
     into_list(py, collected)
 }
 
-/// Finds the URIs in the file at ``path``, read in bounded memory (the
+/// Finds the URIs in the file at ``path`` (a ``str``, ``bytes`` or
+/// ``os.PathLike``, as ``open`` takes), read in bounded memory (the
 /// file is streamed, never held whole; a document up to 16 MiB is read
 /// whole, a larger one as plain text), and returns them in order. The
 /// keyword arguments are those of ``scan``, but ``doc="auto"`` (the
@@ -149,7 +150,7 @@ fn scan<'py>(
 #[allow(clippy::too_many_arguments)]
 fn scan_file<'py>(
     py: Python<'py>,
-    path: PathBuf,
+    path: FsPath,
     mail: Option<bool>,
     any_scheme: bool,
     json_escapes: bool,
@@ -163,6 +164,7 @@ fn scan_file<'py>(
     fragments: bool,
     skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
+    let FsPath(path) = path;
     let doc = DocArgs {
         file_name: path.file_name().map(OsStr::to_os_string),
         ..doc_args(doc, base, relative, fragments, skip_code)
@@ -247,9 +249,28 @@ fn iter_scan(
 /// ``scan``'s ``doc`` when the bytes of a named file are at hand (a
 /// Spark ``binaryFile`` row).
 #[pyfunction]
-fn doc_kind(path: PathBuf) -> Option<&'static str> {
-    let name = path.file_name()?;
+fn doc_kind(path: FsPath) -> Option<&'static str> {
+    let name = path.0.file_name()?;
     uriscan::doc::DocKind::from_file_name(name).map(input::kind_name)
+}
+
+/// A file's path as `open` takes it: a `str`, `bytes` (on Unix, the file
+/// name's own bytes, UTF-8 or not) or an `os.PathLike` giving either.
+struct FsPath(PathBuf);
+
+impl FromPyObject<'_, '_> for FsPath {
+    type Error = PyErr;
+
+    /// `os.fsdecode` reads `bytes` as Python reads a file name (bytes that
+    /// are not UTF-8 become lone surrogates), and PyO3 encodes that `str`
+    /// back into the same bytes.
+    fn extract(path: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+        let py = path.py();
+        let name = py
+            .import(intern!(py, "os"))?
+            .call_method1(intern!(py, "fsdecode"), (path,))?;
+        Ok(FsPath(name.extract()?))
+    }
 }
 
 /// The document keyword arguments, gathered.

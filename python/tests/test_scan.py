@@ -9,6 +9,7 @@ import os
 import threading
 import time
 import warnings
+from pathlib import Path
 
 import pytest
 
@@ -205,6 +206,33 @@ def test_scan_file_errors_name_the_file(tmp_path):
     with pytest.raises(IsADirectoryError) as err:
         uriscan.scan_file(tmp_path)
     assert os.fspath(err.value.filename) == str(tmp_path) and err.value.errno == 21
+
+
+class BytesPathLike:
+    """An ``os.PathLike`` that gives ``bytes``, as ``open`` takes."""
+
+    def __init__(self, path):
+        self.path = path
+
+    def __fspath__(self):
+        return self.path
+
+
+@pytest.mark.parametrize("name", [b"plain.md", b"not-utf8-\xff.md"])
+def test_scan_file_takes_every_path_open_takes(tmp_path, name):
+    # Found by a black-box review: a bytes path raised TypeError.
+    path = os.path.join(os.fsencode(tmp_path), name)
+    try:
+        with open(path, "wb") as fh:
+            fh.write(b"[a](http://a.example/) http://b.example/\n")
+    except OSError:
+        pytest.skip("the file system refuses a file name that is not UTF-8")
+    want = ["http://a.example/", "http://b.example/"]
+    for given in [path, os.fsdecode(path), Path(os.fsdecode(path)), BytesPathLike(path)]:
+        assert [f.uri for f in uriscan.scan_file(given)] == want, given
+        assert uriscan.doc_kind(given) == "markdown", given
+    with pytest.raises(TypeError, match="str, bytes or os.PathLike"):
+        uriscan.scan_file(7)
 
 
 class Endless(io.RawIOBase):

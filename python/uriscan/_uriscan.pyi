@@ -7,6 +7,8 @@ __version__: str
 
 Hyphen = Literal["keep", "drop", "both"]
 DocKind = Literal["html", "markdown", "man", "xml"]
+# What ``open`` takes as a file's path (typeshed's name).
+StrOrBytesPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 
 class _Readable(Protocol):
     def read(self, size: int, /) -> Union[bytes, bytearray]: ...
@@ -117,7 +119,7 @@ def scan(
     skip_code: bool = False,
 ) -> list[Found]: ...
 def scan_file(
-    path: Union[str, "os.PathLike[str]"],
+    path: StrOrBytesPath,
     *,
     mail: Optional[bool] = None,
     any_scheme: bool = False,
@@ -148,7 +150,7 @@ def iter_scan(
     fragments: bool = False,
     skip_code: bool = False,
 ) -> FoundIter: ...
-def doc_kind(path: Union[str, "os.PathLike[str]"]) -> Optional[DocKind]: ...
+def doc_kind(path: StrOrBytesPath) -> Optional[DocKind]: ...
 def parse(text: str) -> UriRef: ...
 def resolve(base: str, reference: str) -> str: ...
 def normalize(text: str) -> str: ...
