@@ -18,7 +18,7 @@ mod uri;
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use pyo3::exceptions::{PyOSError, PyTypeError};
 use pyo3::intern;
@@ -150,7 +150,7 @@ fn scan<'py>(
 #[allow(clippy::too_many_arguments)]
 fn scan_file<'py>(
     py: Python<'py>,
-    path: FsPath,
+    path: FsPath<'py>,
     mail: Option<bool>,
     any_scheme: bool,
     json_escapes: bool,
@@ -164,7 +164,7 @@ fn scan_file<'py>(
     fragments: bool,
     skip_code: bool,
 ) -> PyResult<Bound<'py, PyList>> {
-    let FsPath(path) = path;
+    let FsPath { path, fspath } = path;
     let doc = DocArgs {
         file_name: path.file_name().map(OsStr::to_os_string),
         ..doc_args(doc, base, relative, fragments, skip_code)
@@ -181,7 +181,7 @@ fn scan_file<'py>(
     )?;
     let file = py
         .detach(|| File::open(&path))
-        .map_err(|err| open_error(py, &path, err))?;
+        .map_err(|err| open_error(&fspath, err))?;
     let collected = py
         .detach(|| {
             let mut c = Collected::default();
@@ -190,7 +190,7 @@ fn scan_file<'py>(
         .map_err(|failure| match failure {
             // A read that fails (a directory, a disk error) names the file
             // too, as `open` would.
-            Failure::Io(err) if err.raw_os_error().is_some() => open_error(py, &path, err),
+            Failure::Io(err) if err.raw_os_error().is_some() => open_error(&fspath, err),
             failure => failure.into(),
         })?;
     into_list(py, collected)
@@ -249,27 +249,35 @@ fn iter_scan(
 /// ``scan``'s ``doc`` when the bytes of a named file are at hand (a
 /// Spark ``binaryFile`` row).
 #[pyfunction]
-fn doc_kind(path: FsPath) -> Option<&'static str> {
-    let name = path.0.file_name()?;
+fn doc_kind(path: FsPath<'_>) -> Option<&'static str> {
+    let name = path.path.file_name()?;
     uriscan::doc::DocKind::from_file_name(name).map(input::kind_name)
 }
 
 /// A file's path as `open` takes it: a `str`, `bytes` (on Unix, the file
 /// name's own bytes, UTF-8 or not) or an `os.PathLike` giving either.
-struct FsPath(PathBuf);
+struct FsPath<'py> {
+    path: PathBuf,
+    /// The path as `os.fspath` gives it (`str` or `bytes`), which an
+    /// `OSError` names, as `open`'s does.
+    fspath: Bound<'py, PyAny>,
+}
 
-impl FromPyObject<'_, '_> for FsPath {
+impl<'py> FromPyObject<'_, 'py> for FsPath<'py> {
     type Error = PyErr;
 
     /// `os.fsdecode` reads `bytes` as Python reads a file name (bytes that
     /// are not UTF-8 become lone surrogates), and PyO3 encodes that `str`
     /// back into the same bytes.
-    fn extract(path: Borrowed<'_, '_, PyAny>) -> PyResult<Self> {
+    fn extract(path: Borrowed<'_, 'py, PyAny>) -> PyResult<Self> {
         let py = path.py();
-        let name = py
-            .import(intern!(py, "os"))?
-            .call_method1(intern!(py, "fsdecode"), (path,))?;
-        Ok(FsPath(name.extract()?))
+        let os = py.import(intern!(py, "os"))?;
+        let fspath = os.call_method1(intern!(py, "fspath"), (path,))?;
+        let name = os.call_method1(intern!(py, "fsdecode"), (&fspath,))?;
+        Ok(FsPath {
+            path: name.extract()?,
+            fspath,
+        })
     }
 }
 
@@ -322,17 +330,18 @@ fn into_list(py: Python<'_>, collected: Collected) -> PyResult<Bound<'_, PyList>
 }
 
 /// The `OSError` subclass for a file that could not be opened, with its
-/// `errno`, `strerror` and `filename`, as `open` would raise.
-fn open_error(py: Python<'_>, path: &Path, err: io::Error) -> PyErr {
+/// `errno`, `strerror` and `filename` (`fspath`), as `open` would raise.
+fn open_error(fspath: &Bound<'_, PyAny>, err: io::Error) -> PyErr {
     let Some(code) = err.raw_os_error() else {
         return err.into();
     };
-    let strerror = py
+    let strerror = fspath
+        .py()
         .import("os")
         .and_then(|os| os.call_method1("strerror", (code,)))
         .and_then(|s| s.extract::<String>())
         .unwrap_or_else(|_| err.to_string());
-    PyOSError::new_err((code, strerror, path.to_path_buf()))
+    PyOSError::new_err((code, strerror, fspath.clone().unbind()))
 }
 
 /// The extension module `uriscan._uriscan`, re-exported by `uriscan`.

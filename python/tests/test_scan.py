@@ -196,16 +196,30 @@ def test_scan_file_and_iter_scan_equal_scan(tmp_path):
         assert list(uriscan.iter_scan(fh)) == found
 
 
-def test_scan_file_errors_name_the_file(tmp_path):
-    missing = tmp_path / "missing"
-    with pytest.raises(FileNotFoundError) as err:
-        uriscan.scan_file(missing)
-    assert os.fspath(err.value.filename) == str(missing)
-    # A directory opens, then fails to read: named too (a black-box run
-    # found errno and filename None).
-    with pytest.raises(IsADirectoryError) as err:
-        uriscan.scan_file(tmp_path)
-    assert os.fspath(err.value.filename) == str(tmp_path) and err.value.errno == 21
+def raised(f, *args):
+    """The ``OSError`` that ``f(*args)`` raises."""
+    with pytest.raises(OSError) as err:
+        f(*args)
+    return err.value
+
+
+@pytest.mark.parametrize(
+    "as_given",
+    [str, os.fsencode, Path, lambda p: BytesPathLike(os.fsencode(p))],
+    ids=["str", "bytes", "Path", "PathLike-bytes"],
+)
+def test_scan_file_errors_are_opens(tmp_path, as_given):
+    # A black-box review found `filename` a Path whatever the path given
+    # (`open` gives it as `os.fspath` does: a str stays a str, bytes stay
+    # bytes); a directory opens, then fails to read, and a black-box run
+    # found its errno and filename None.
+    for path in [as_given(str(tmp_path / "missing")), as_given(str(tmp_path))]:
+        ours, opens = raised(uriscan.scan_file, path), raised(open, path, "rb")
+        assert type(ours) is type(opens), path
+        assert (ours.errno, ours.strerror) == (opens.errno, opens.strerror), path
+        assert ours.filename == opens.filename == os.fspath(path), path
+        assert type(ours.filename) is type(opens.filename), path
+        assert str(ours) == str(opens)
 
 
 class BytesPathLike:
