@@ -9,6 +9,7 @@ use std::sync::Mutex;
 use std::thread::{self, JoinHandle};
 use std::time::{Duration, Instant};
 
+use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
 use crate::error::{guarded, warn_all, Failure};
@@ -49,6 +50,9 @@ enum Event {
 /// pipe, ``tail -f``), Ctrl-C raises ``KeyboardInterrupt``. Dropping the
 /// iterator stops the worker (one blocked in ``read`` stops once that
 /// read returns).
+///
+/// One ``next`` at a time: one called while another has not returned
+/// (another thread's) raises ``ValueError``, as a generator's does.
 #[pyclass(module = "uriscan")]
 #[derive(Debug)]
 pub struct FoundIter {
@@ -88,6 +92,36 @@ impl FoundIter {
         })
     }
 
+    /// The next URI, once the worker has sent it; `None` at the end.
+    fn next_found(&mut self, py: Python<'_>) -> PyResult<Option<Found>> {
+        loop {
+            if let Some(found) = self.ready.pop_front() {
+                return Ok(Some(found));
+            }
+            let rx = &self.rx;
+            let event = py.detach(|| {
+                let guard = rx.lock().unwrap_or_else(|e| e.into_inner());
+                guard.as_ref().map(|rx| rx.recv_timeout(SIGNAL_CHECK))
+            });
+            match event {
+                None => return Ok(None),
+                Some(Ok(Event::Found(batch))) => self.ready.extend(batch),
+                Some(Ok(Event::Warning(warning))) => warn_all(py, &[warning])?,
+                Some(Ok(Event::Failed(failure))) => {
+                    self.finish(py);
+                    return Err(failure.into());
+                }
+                // The input is quiet: Ctrl-C raises `KeyboardInterrupt`
+                // here (the iterator can be read on after it).
+                Some(Err(RecvTimeoutError::Timeout)) => py.check_signals()?,
+                Some(Err(RecvTimeoutError::Disconnected)) => {
+                    self.finish(py);
+                    return Ok(None);
+                }
+            }
+        }
+    }
+
     /// Drops the receiver and joins the worker, which has ended or ends
     /// soon (its next send fails and it stops scanning).
     fn finish(&mut self, py: Python<'_>) {
@@ -122,37 +156,21 @@ impl FoundIter {
 
 #[pymethods]
 impl FoundIter {
-    fn __iter__(slf: PyRef<'_, Self>) -> PyRef<'_, Self> {
+    fn __iter__(slf: Bound<'_, Self>) -> Bound<'_, Self> {
         slf
     }
 
-    fn __next__(&mut self, py: Python<'_>) -> PyResult<Option<Found>> {
-        loop {
-            if let Some(found) = self.ready.pop_front() {
-                return Ok(Some(found));
-            }
-            let rx = &self.rx;
-            let event = py.detach(|| {
-                let guard = rx.lock().unwrap_or_else(|e| e.into_inner());
-                guard.as_ref().map(|rx| rx.recv_timeout(SIGNAL_CHECK))
-            });
-            match event {
-                None => return Ok(None),
-                Some(Ok(Event::Found(batch))) => self.ready.extend(batch),
-                Some(Ok(Event::Warning(warning))) => warn_all(py, &[warning])?,
-                Some(Ok(Event::Failed(failure))) => {
-                    self.finish(py);
-                    return Err(failure.into());
-                }
-                // The input is quiet: Ctrl-C raises `KeyboardInterrupt`
-                // here (the iterator can be read on after it).
-                Some(Err(RecvTimeoutError::Timeout)) => py.check_signals()?,
-                Some(Err(RecvTimeoutError::Disconnected)) => {
-                    self.finish(py);
-                    return Ok(None);
-                }
-            }
-        }
+    fn __next__(slf: &Bound<'_, Self>) -> PyResult<Option<Found>> {
+        // Borrowed until `next_found` returns, though that waits for the
+        // worker with the GIL released: another thread may call `next`
+        // meanwhile.
+        let mut this = slf.try_borrow_mut().map_err(|_| {
+            PyValueError::new_err(
+                "FoundIter already executing: another next() on it has not returned \
+                 (share it between threads behind a lock)",
+            )
+        })?;
+        this.next_found(slf.py())
     }
 }
 

@@ -288,6 +288,47 @@ def test_iter_scan_raises_what_read_raises():
         list(uriscan.iter_scan(Broken()))
 
 
+def test_iter_scan_is_read_by_one_thread_at_a_time():
+    # Found by a black-box review: a second thread's next() raised
+    # RuntimeError("Already borrowed"), and its iter() "Already mutably
+    # borrowed". Each thread calls next(iter(it)); the read is slow until
+    # one of them has failed, so the other is still waiting in next().
+    failed = threading.Event()
+
+    class Slow:
+        def __init__(self):
+            self.reads = 0
+
+        def read(self, n):
+            self.reads += 1
+            if self.reads > 1:
+                return b""
+            failed.wait(5)
+            return b"see http://a.example/ "
+
+    it = uriscan.iter_scan(Slow())
+    got = []
+
+    def take():
+        try:
+            got.append(next(iter(it)).uri)
+        except ValueError as err:
+            got.append(str(err))
+            failed.set()
+
+    threads = [threading.Thread(target=take) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(10)
+    assert sorted(got) == [
+        "FoundIter already executing: another next() on it has not returned "
+        "(share it between threads behind a lock)",
+        "http://a.example/",
+    ]
+    assert list(it) == []
+
+
 def test_iter_scan_refuses_text_files(tmp_path):
     (tmp_path / "t.txt").write_text("http://a.org/")
     with open(tmp_path / "t.txt") as fh, pytest.raises(TypeError, match="binary file"):
