@@ -242,21 +242,36 @@ impl<R: Read> Messages<R> {
         let mut searched = 0;
         let end = loop {
             let unreturned = self.buf.len() - self.start;
-            let message_end = self
-                .message_end(self.start + searched)
-                .filter(|&end| end - self.start <= PIECE);
-            if let Some(end) = message_end {
+            let message_end = self.message_end(self.start + searched);
+            let within = |most: usize| message_end.filter(|&end| end - self.start <= most);
+            if let Some(end) = within(PIECE) {
                 self.oversized = None;
                 break end;
             }
-            if unreturned >= PIECE {
-                if let Some(cut) = self.cut() {
-                    self.oversized = Some(Oversized {
-                        started: true,
-                        ..oversized
-                    });
-                    break cut;
-                }
+            let cut = if unreturned < PIECE {
+                None
+            } else {
+                // With no safe cut before a piece's length, the piece runs
+                // to the message's end, which bounds it as a cut would;
+                // a cut past that end would read the next message as raw
+                // text.
+                self.safe_cut().or_else(|| {
+                    within(MAX_MESSAGE)
+                        .is_none()
+                        .then(|| self.forced_cut())
+                        .flatten()
+                })
+            };
+            if let Some(cut) = cut {
+                self.oversized = Some(Oversized {
+                    started: true,
+                    ..oversized
+                });
+                break cut;
+            }
+            if let Some(end) = within(MAX_MESSAGE) {
+                self.oversized = None;
+                break end;
             }
             if self.eof {
                 self.oversized = None;
@@ -294,12 +309,8 @@ impl<R: Read> Messages<R> {
     /// one before [`PIECE`] bytes, at least half a piece in, at a line
     /// break if there is one there (a cut inside a line would cut a JSON
     /// line's strings, which are decoded from the line's start: see
-    /// `scan/json.rs`), else after a blank; else, once [`MAX_MESSAGE`]
-    /// bytes wait, the last line break before it (a piece must end
-    /// somewhere: only a URI wrapped inside `<...>` across that very line
-    /// break, in 16 MiB without a safe cut, could be missed), or the whole
-    /// of it.
-    fn cut(&self) -> Option<usize> {
+    /// `scan/json.rs`), else after a blank.
+    fn safe_cut(&self) -> Option<usize> {
         let hay = &self.buf[..];
         let from = self.start + PIECE / 2;
         let to = (self.start + PIECE).min(hay.len() - 1);
@@ -309,10 +320,15 @@ impl<R: Read> Messages<R> {
                 .filter(|&at| ends.contains(&hay[at - 1]))
                 .find(|&at| is_safe_cut(hay, at))
         };
-        let safe = last_after(b"\n").or_else(|| last_after(b" \t"));
-        if safe.is_some() {
-            return safe;
-        }
+        last_after(b"\n").or_else(|| last_after(b" \t"))
+    }
+
+    /// Where a piece without a safe cut ends, once [`MAX_MESSAGE`] bytes
+    /// wait: the last line break before it (a piece must end somewhere:
+    /// only a URI wrapped inside `<...>` across that very line break, in
+    /// 16 MiB without a safe cut, could be missed), or the whole of it.
+    fn forced_cut(&self) -> Option<usize> {
+        let hay = &self.buf[..];
         if hay.len() - self.start < MAX_MESSAGE {
             return None;
         }
@@ -874,6 +890,35 @@ mod tests {
         // Cut at line breaks, where there are safe ones, not after a blank
         // inside a line (a JSON line's strings are decoded whole).
         assert!(raw.iter().all(|m| m.own_text().ends_with(b"\n")));
+    }
+
+    /// An oversized message with no safe cut (lines of URI bytes alone)
+    /// is cut where it must be, and its last piece ends at the message's
+    /// end: it ran on to the input's end, and the messages after it came
+    /// as raw text (a black-box run's 34 MB mbox of `yyy…` lines; `-j2`,
+    /// which cuts the file at message starts, read them as mail).
+    #[test]
+    fn an_oversized_message_without_safe_cuts_ends_at_its_end() {
+        let mut mbox = b"From a Mon Jan 1 00:00:00 2024\nSubject: big\n\n".to_vec();
+        let line = [b'y'; 70];
+        while mbox.len() < MAX_MESSAGE + 3 * PIECE {
+            mbox.extend_from_slice(&line);
+            mbox.push(b'\n');
+        }
+        let second = mbox.len() + 1;
+        mbox.extend_from_slice(
+            b"\nFrom b Mon Jan 1 00:00:00 2024\nSubject: after\n\nhttp://after.org/\n",
+        );
+        let messages: Vec<Message> = Messages::new(&mbox[..]).map(Result::unwrap).collect();
+        assert_lent_as_owned(&mbox);
+        let (raw, mail): (Vec<_>, Vec<_>) = messages.iter().partition(|m| m.is_raw());
+        assert_eq!(mail.len(), 1, "{} raw pieces", raw.len());
+        assert!(mail[0].bytes().starts_with(b"Subject: after"));
+        let own: Vec<u8> = raw.iter().flat_map(|m| m.own_text().to_vec()).collect();
+        assert!(own == mbox[..second], "pieces do not add up");
+        assert!(raw
+            .iter()
+            .all(|m| m.bytes().len() <= MAX_MESSAGE + LOOKBACK));
     }
 
     /// `looks_like_mail_so_far` never decides otherwise than
