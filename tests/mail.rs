@@ -226,6 +226,38 @@ fn quoted_printable_soft_breaks_are_joined_and_base64_is_read() {
     );
 }
 
+/// Base64 followed by text that is not base64 (a list footer appended to
+/// a one-part message) or cut short (a truncated message) is decoded as
+/// far as its lines are base64, the rest read as sent. Both lost every URI
+/// of the decoded text (found by a black-box run against urlscan: 10 URLs
+/// of two SpamAssassin messages).
+#[test]
+fn base64_with_text_after_it_or_cut_short_is_decoded_as_far_as_it_goes() {
+    // "see http://example.com/page.htm\r\n"
+    let footer = "From: a@x\nSubject: t\nContent-Transfer-Encoding: base64\n\n\
+                  c2VlIGh0dHA6Ly9leGFtcGxlLmNvbS9wYWdlLmh0bQ0K\n\n--\n\
+                  List footer http://list.example/info\n";
+    assert_eq!(
+        scan(footer.as_bytes()),
+        [
+            "5:5 text/plain http://example.com/page.htm",
+            "8:13 text/plain http://list.example/info"
+        ]
+    );
+    // "hello http://b64.example/path/that/is/long?q=1", its last group
+    // cut to two symbols (`MS`, one byte: `1`).
+    let cut = "From: a@x\nSubject: t\nContent-Type: multipart/mixed; boundary=Q\n\n--Q\n\
+               Content-Type: text/plain\nContent-Transfer-Encoding: base64\n\n\
+               aGVsbG8gaHR0cDovL2I2NC5leGFtcGxlL3BhdGgvdGhhdC9pcy9sb25nP3E9MS\n";
+    assert_eq!(
+        parts_and_uris(cut),
+        ["text/plain http://b64.example/path/that/is/long?q=1"]
+    );
+    // Text declared base64 that is not: read as sent, as before.
+    let plain = "From: a@x\nContent-Transfer-Encoding: base64\n\nsee http://plain.example/\n";
+    assert_eq!(parts_and_uris(plain), ["text/plain http://plain.example/"]);
+}
+
 /// What mail mode finds in `message`, a line each: the part, the URI
 /// (no place: a forwarded message sent encoded is placed where its body
 /// starts).

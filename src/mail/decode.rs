@@ -7,7 +7,9 @@
 //! malformed body is reported ([`Decoded::malformed`]); quoted-printable
 //! is read as far as it decodes (a stray `=` stays as it is, unless a
 //! soft line break splits the escape it starts), and base64
-//! that breaks its alphabet is read as sent (it is most likely not base64).
+//! that breaks its alphabet is decoded as far as its lines are base64,
+//! and read as sent from there (a footer after it; if no line is, it is
+//! most likely not base64).
 
 use std::ops::Range;
 
@@ -139,8 +141,37 @@ pub fn base64(raw: &[u8], base: usize) -> Decoded {
         }
         line_start = line_end + 1;
     }
-    out.malformed |= group.filled != 0;
+    group.finish(&mut out);
     out
+}
+
+/// Base64 `raw` that breaks its alphabet ([`base64`] found it
+/// malformed), read as mail readers read a base64 body with text after it
+/// (a list's footer appended to a one-part message, a stray boundary, a
+/// message cut short): its first lines, those of base64 symbols, padding
+/// and blanks alone, decoded (a group their end cuts short is dropped),
+/// then the rest as sent. `None` when they decode to nothing: then it is
+/// most likely not base64, and is read as sent whole.
+///
+/// Nothing is lost by decoding those lines: a URI holds a `:`, which is
+/// no base64 symbol, so none is written on them.
+pub fn base64_then_sent(raw: &[u8]) -> Option<Decoded> {
+    let symbols_only = |line: &[u8]| {
+        line.iter()
+            .all(|&b| BASE64[b as usize] != NOT_BASE64 || b"=\r\n \t".contains(&b))
+    };
+    let end: usize = raw
+        .split_inclusive(|&b| b == b'\n')
+        .take_while(|line| symbols_only(line))
+        .map(<[u8]>::len)
+        .sum();
+    let mut out = base64(&raw[..end], 0);
+    if out.text.is_empty() {
+        return None;
+    }
+    out.malformed = true;
+    out.copy(&raw[end..], end);
+    Some(out)
 }
 
 /// Not a base64 symbol, in [`BASE64`].
@@ -245,6 +276,25 @@ impl Group {
             self.filled = 0;
             self.padding = 0;
         }
+    }
+}
+
+impl Group {
+    /// Ends the text: a group cut short (malformed) gives the bytes its
+    /// symbols hold whole, as if it were padded (`aGk` is `hi`), as
+    /// lenient decoders read a body cut short.
+    fn finish(&mut self, out: &mut Decoded) {
+        if self.filled == 0 {
+            return;
+        }
+        out.malformed = true;
+        if self.filled >= 2 && self.padding == 0 {
+            let [a, b, c, _] = self.values;
+            let bytes = [a << 2 | b >> 4, b << 4 | c >> 2];
+            out.map.push(out.text.len(), self.start, 3, 4);
+            out.text.extend_from_slice(&bytes[..self.filled - 1]);
+        }
+        self.filled = 0;
     }
 }
 

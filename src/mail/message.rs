@@ -1098,11 +1098,15 @@ impl<'m> Parts<'m, '_> {
         let mut warning = shape.malformed;
         // A malformed encoding is reported. Quoted-printable is read as far
         // as it decodes (a stray `=` stays as it is); base64 that breaks
-        // its alphabet is most likely not base64, and is read as sent.
+        // its alphabet is decoded as far as its lines are base64, and read
+        // as sent from there (`decode::base64_then_sent`).
         let (text, mut maps) = match decoded {
             Some(d) if d.malformed && d.kind == decode::Kind::Base64 => {
                 warning = Some(MALFORMED);
-                (sent, Vec::new())
+                match decode::base64_then_sent(&sent) {
+                    Some(d) => (Cow::Owned(d.text), vec![d.map]),
+                    None => (sent, Vec::new()),
+                }
             }
             Some(d) => {
                 if d.malformed {
