@@ -68,6 +68,35 @@ impl Reading {
         self.text.push(byte);
     }
 
+    /// Appends `value`, the decoded value of an attribute that is one link
+    /// (`href`, `src`, …; placed by its map), as a browser reads it
+    /// before it parses it: the blanks around it left out, and ASCII tabs
+    /// and line breaks in it too, a space read as `%20` but in the
+    /// authority (a host with a space is no host: the scanner ends the URI
+    /// there). Mail scans such a value, and the scanner then reads it
+    /// whole, as a document's reader takes it (`href="…/a/b⏎/c.html"`,
+    /// `?subject=send more info`).
+    #[cfg(feature = "mail")]
+    pub fn link_value(&mut self, value: &Reading) {
+        let lead = value.text.len() - value.text.trim_ascii_start().len();
+        let kept: Vec<usize> = (lead..lead + value.text.trim_ascii().len())
+            .filter(|&i| !matches!(value.text[i], b'\t' | b'\n' | b'\r'))
+            .collect();
+        let link: Vec<u8> = kept.iter().map(|&i| value.text[i]).collect();
+        let authority_end = authority_end(&link);
+        for (k, &i) in kept.iter().enumerate() {
+            let (src, src_end) = value.map.byte(i);
+            let src_len = (src_end - src) as u32;
+            if link[k] == b' ' && k >= authority_end {
+                self.map.push(self.text.len(), src, 3, src_len);
+                self.text.extend_from_slice(b"%20");
+            } else {
+                self.map.push(self.text.len(), src, 1, src_len);
+                self.text.push(link[k]);
+            }
+        }
+    }
+
     /// Appends `decoded`, which a tokenizer read from `source` (written at
     /// offset `src`) by replacing character references (`&amp;`, `&#58;`),
     /// line ends (CR LF and CR read as LF) or single bytes (NUL read as
@@ -181,6 +210,28 @@ enum Piece {
 /// How many bytes after a decoded reference must agree with the source
 /// for the reading of that reference to be taken.
 const RESYNC: usize = 8;
+
+/// Where the authority of `link` ends (its `/`, `?` or `#`, or its end),
+/// when a scheme and `://` start it; else 0.
+#[cfg(feature = "mail")]
+fn authority_end(link: &[u8]) -> usize {
+    let Some(colon) = link.iter().position(|&b| b == b':') else {
+        return 0;
+    };
+    let scheme = &link[..colon];
+    let is_scheme = scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme
+            .iter()
+            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
+    if !is_scheme || !link[colon + 1..].starts_with(b"//") {
+        return 0;
+    }
+    let from = colon + 3;
+    from + link[from..]
+        .iter()
+        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(link.len() - from)
+}
 
 /// Aligns `decoded` with the `source` it was decoded from, calling `piece`
 /// for each stretch, in order.

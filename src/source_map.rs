@@ -236,7 +236,7 @@ impl SourceMap {
     }
 
     /// The source range of the decoded byte at `at`.
-    fn byte(&self, at: usize) -> (usize, usize) {
+    pub fn byte(&self, at: usize) -> (usize, usize) {
         let Some(i) = self.piece_at(at) else {
             return (at, at + 1); // before the first piece: unmapped, as is
         };

@@ -36,12 +36,15 @@ pub(crate) enum LinkAttributes {
 }
 
 /// Returns what a reader sees of `html`, written at offset `at` of the
-/// source: first each attribute value that may hold links, on a line of
-/// its own, then the text, with each tag read as a space (so a tag never
-/// glues two words). In [`LinkAttributes::Named`] mode the link
-/// attributes go to [`Reading::refs`] instead, `<base href>` to
-/// [`Reading::base`], and the text of `<code>` and `<pre>` is marked as
-/// code.
+/// source: its text, with each tag read as a space (so a tag never glues
+/// two words), and each attribute value that may hold links between blank
+/// lines. In [`LinkAttributes::Scanned`] mode (mail) the values are where
+/// they are written, so that what is found comes in order, a link
+/// attribute's as a browser reads it ([`Reading::link_value`]). In
+/// [`LinkAttributes::Named`] mode (documents, whose links are sorted
+/// after) the values come first, the link attributes go to
+/// [`Reading::refs`] instead, `<base href>` to [`Reading::base`], and the
+/// text of `<code>` and `<pre>` is marked as code.
 pub(crate) fn read(html: &[u8], at: usize, mode: LinkAttributes) -> Reading {
     let mut reader = Reader::new(html, at, mode);
     let mut reading = if plain::read(html, &mut reader).is_ok() {
@@ -123,7 +126,8 @@ struct Reader<'h> {
     /// Where `html` starts in the source.
     at: usize,
     mode: LinkAttributes,
-    /// Attribute values to scan, each followed by a blank line.
+    /// Attribute values to scan, each followed by a blank line (in
+    /// [`LinkAttributes::Named`] mode; mail's go to `text`).
     values: Reading,
     /// The text between tags.
     text: Reading,
@@ -551,13 +555,35 @@ impl Reader<'_> {
         }
         // Every URI the scanner reports has a scheme and its `:` (or a
         // `&#58;` standing for it): a value without either holds none.
-        if memchr2(b':', b'&', source).is_some() && may_hold_links(&self.attribute) {
-            append(&mut self.values);
-            // A blank line after each: what is read over lines (`<...>`,
-            // `"..."`) does not cross one, so no URI joins two values, or
-            // the last and the text.
-            self.values.separator(b'\n', src + source.len());
-            self.values.separator(b'\n', src + source.len());
+        if memchr2(b':', b'&', source).is_none() || !may_hold_links(&self.attribute) {
+            return;
+        }
+        // A blank line after each: what is read over lines (`<...>`,
+        // `"..."`) does not cross one, so no URI joins two values, or the
+        // last and the text.
+        let end = src + source.len();
+        match self.mode {
+            LinkAttributes::Named => {
+                append(&mut self.values);
+                self.values.separator(b'\n', end);
+                self.values.separator(b'\n', end);
+            }
+            // In mail, the values are read where they are, between blank
+            // lines, so that what is found comes in the order written.
+            #[cfg(feature = "mail")]
+            LinkAttributes::Scanned => {
+                self.text.separator(b'\n', src);
+                self.text.separator(b'\n', src);
+                if link_attribute(&self.tag, &self.attribute) == Some(LinkKind::Whole) {
+                    let mut decoded = Reading::default();
+                    append(&mut decoded);
+                    self.text.link_value(&decoded);
+                } else {
+                    append(&mut self.text);
+                }
+                self.text.separator(b'\n', end);
+                self.text.separator(b'\n', end);
+            }
         }
     }
 }
@@ -965,16 +991,16 @@ mod tests {
             [
                 "http://x.org/a?b=1&c=2",
                 "http://x.org/i.png",
+                "http://y.org/t&u",
                 "http://z.org/",
+                "http://w.org/",
+                "http://n.org/",
                 "https://f.org/post",
                 "http://b.org/bg.gif",
                 "mid:q@example.org",
                 "http://o.org/jump.html",
                 "http://p.org/get",
-                "http://e.org/after-comment.gif",
-                "http://y.org/t&u",
-                "http://w.org/",
-                "http://n.org/"
+                "http://e.org/after-comment.gif"
             ]
         );
     }
@@ -1067,8 +1093,8 @@ mod tests {
     #[cfg(feature = "mail")]
     fn by_callback_emitter(html: &[u8]) -> (Vec<u8>, Vec<(Span, Span)>) {
         use html5gum::emitters::callback::{CallbackEmitter, CallbackEvent};
-        let (mut values, mut text) = (Vec::new(), Vec::new());
-        let (mut value_places, mut text_places) = (Vec::new(), Vec::new());
+        let mut text = Vec::new();
+        let mut places = Vec::new();
         let (mut tag, mut attribute, mut raw) = (Vec::new(), Vec::new(), false);
         let mut emitter =
             CallbackEmitter::new(|event: CallbackEvent<'_>, span: html5gum::Span<usize>| {
@@ -1082,12 +1108,31 @@ mod tests {
                     CallbackEvent::AttributeValue { value } => {
                         let source = &html[span.start..span.end];
                         if memchr2(b':', b'&', source).is_some() && may_hold_links(&attribute) {
-                            value_places.push((
-                                Span::new(values.len(), values.len() + value.len()),
-                                written,
-                            ));
-                            values.extend_from_slice(value);
-                            values.extend_from_slice(b"\n\n");
+                            text.extend_from_slice(b"\n\n");
+                            let read = if link_attribute(&tag, &attribute) == Some(LinkKind::Whole)
+                            {
+                                let mut read = Vec::new();
+                                for &b in value.trim_ascii() {
+                                    match b {
+                                        b'\t' | b'\n' | b'\r' => {}
+                                        b' ' => read.extend_from_slice(b"%20"),
+                                        _ => read.push(b),
+                                    }
+                                }
+                                read
+                            } else {
+                                value.to_vec()
+                            };
+                            // A link read otherwise than written is placed
+                            // byte by byte; only the text is compared.
+                            if read == value {
+                                places.push((
+                                    Span::new(text.len(), text.len() + value.len()),
+                                    written,
+                                ));
+                            }
+                            text.extend_from_slice(&read);
+                            text.extend_from_slice(b"\n\n");
                         }
                     }
                     CallbackEvent::CloseStartTag { .. } => {
@@ -1098,8 +1143,7 @@ mod tests {
                         text.push(b' ');
                     }
                     CallbackEvent::String { value } if !raw => {
-                        text_places
-                            .push((Span::new(text.len(), text.len() + value.len()), written));
+                        places.push((Span::new(text.len(), text.len() + value.len()), written));
                         text.extend_from_slice(value);
                     }
                     _ => {}
@@ -1108,14 +1152,7 @@ mod tests {
             });
         emitter.naively_switch_states(true);
         let _ = Tokenizer::new_with_emitter(html, emitter).finish();
-        let shift = values.len();
-        let places = value_places.into_iter().chain(
-            text_places
-                .into_iter()
-                .map(|(at, written)| (Span::new(at.start + shift, at.end + shift), written)),
-        );
-        values.extend_from_slice(&text);
-        (values, places.collect())
+        (text, places)
     }
 
     /// Our emitter keeps html5gum's callback emitter's state so as to read
