@@ -574,7 +574,13 @@ impl Reader<'_> {
             LinkAttributes::Scanned => {
                 self.text.separator(b'\n', src);
                 self.text.separator(b'\n', src);
-                if link_attribute(&self.tag, &self.attribute) == Some(LinkKind::Whole) {
+                let is_link = link_attribute(&self.tag, &self.attribute) == Some(LinkKind::Whole);
+                // Most links hold no blank: appended as they are.
+                if is_link
+                    && value
+                        .iter()
+                        .any(|&b| matches!(b, b'\t' | b'\n' | b'\r' | b' '))
+                {
                     let mut decoded = Reading::default();
                     append(&mut decoded);
                     self.text.link_value(&decoded);
