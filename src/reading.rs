@@ -516,6 +516,35 @@ mod tests {
         assert_eq!(placed("x&_y", "x&amp;\\_y", 2..4), "\\_y");
     }
 
+    /// A link is read as a browser reads it: blanks around it and line
+    /// breaks in it left out, a space past the authority as `%20`, each
+    /// byte placed where it was written.
+    #[test]
+    #[cfg(feature = "mail")]
+    fn link_values_are_read_as_browsers_read_them() {
+        let read = |written: &str| {
+            let mut value = Reading::default();
+            value.aligned(written.as_bytes(), written.as_bytes(), 100);
+            let mut out = Reading::default();
+            out.link_value(&value);
+            (String::from_utf8(out.text.clone()).unwrap(), out)
+        };
+        let (text, out) = read(" http://a.example/x/\n  y z?q=a b\t ");
+        assert_eq!(text, "http://a.example/x/%20%20y%20z?q=a%20b");
+        // `y` is written at 100 + 23, the `%20` before `z` stands for the
+        // space at 100 + 24.
+        assert_eq!(out.map.span(Span::new(25, 26)), Span::new(123, 124));
+        assert_eq!(out.map.span(Span::new(26, 29)), Span::new(124, 125));
+        assert_eq!(out.map.span(Span::new(0, text.len())), Span::new(101, 132));
+        let (text, _) = read("http://www.scripting.com\n /images/a.gif");
+        assert_eq!(
+            text, "http://www.scripting.com /images/a.gif",
+            "a host with a space"
+        );
+        let (text, _) = read("mailto:x@example.com?subject=send more");
+        assert_eq!(text, "mailto:x@example.com?subject=send%20more");
+    }
+
     #[test]
     #[cfg(feature = "docs")]
     fn code_is_marked_and_found() {

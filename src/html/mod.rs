@@ -1117,15 +1117,13 @@ mod tests {
                             text.extend_from_slice(b"\n\n");
                             let read = if link_attribute(&tag, &attribute) == Some(LinkKind::Whole)
                             {
-                                let mut read = Vec::new();
-                                for &b in value.trim_ascii() {
-                                    match b {
-                                        b'\t' | b'\n' | b'\r' => {}
-                                        b' ' => read.extend_from_slice(b"%20"),
-                                        _ => read.push(b),
-                                    }
-                                }
-                                read
+                                // As a browser reads it (`link_value`'s
+                                // own tests check how).
+                                let mut written = Reading::default();
+                                written.aligned(value, value, 0);
+                                let mut read = Reading::default();
+                                read.link_value(&written);
+                                read.text
                             } else {
                                 value.to_vec()
                             };
