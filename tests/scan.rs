@@ -946,6 +946,35 @@ fn a_dash_inside_a_word_continues_an_iri() {
     );
 }
 
+/// A typeset apostrophe (U+2019) inside a word continues an IRI, but not
+/// before an English clitic: `’s` after a URI is the sentence's.
+#[test]
+fn an_apostrophe_inside_a_word_continues_an_iri() {
+    t!(
+        "|https://fr.wikipedia.org/wiki/Côte_d’Ivoire| and |http://o.example/O’Reilly_books|, \
+         |http://l.example/l’État|",
+        [
+            "https://fr.wikipedia.org/wiki/C%C3%B4te_d%E2%80%99Ivoire",
+            "http://o.example/O%E2%80%99Reilly_books",
+            "http://l.example/l%E2%80%99%C3%89tat"
+        ]
+    );
+    t!(
+        "|http://example.org|’s page, |http://a.example/x|’ll do, \
+         ‘|http://q.example/|’ and |http://b.example/x|’S. \
+         |http://c.example/a|’|https://d.example/b| |http://e.example/f|.’g",
+        [
+            "http://example.org",
+            "http://a.example/x",
+            "http://q.example/",
+            "http://b.example/x",
+            "http://c.example/a",
+            "https://d.example/b",
+            "http://e.example/f"
+        ]
+    );
+}
+
 #[test]
 fn iri_modes_keep_or_refuse_what_was_written() {
     let keep = Scanner::builder().iri(IriMode::Keep).build();

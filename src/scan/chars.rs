@@ -50,6 +50,12 @@ pub fn run_len(bytes: &[u8], table: &Table, more: bool) -> usize {
 /// `…/wiki/Navier`, a different URI. The look is one character ahead (and
 /// a scheme's length, at a dash), so a run of joiners or dashes costs no
 /// more than other characters.
+///
+/// A right single quotation mark (U+2019, [`ucs::is_apostrophe`]) is one
+/// after a word character and before a word it joins ([`starts_a_word`]),
+/// but for one that starts another URI: `…/wiki/Côte_d’Ivoire`, but
+/// `http://example.org’s` ends at the `’` (found by a black-box run:
+/// typeset text gave `…/wiki/Côte_d`).
 #[inline]
 pub fn word_char_len(text: &[u8], at: usize, more: bool) -> Option<usize> {
     let bytes = &text[at..];
@@ -77,9 +83,46 @@ pub fn word_char_len(text: &[u8], at: usize, more: bool) -> Option<usize> {
             };
             joins.then_some(len)
         }
+        Some((c, len)) if ucs::is_apostrophe(c) => {
+            let rest = &bytes[len..];
+            let joins =
+                follows_word(&text[..at]) && !starts_a_uri(rest) && starts_a_word(rest, more);
+            joins.then_some(len)
+        }
         Some((c, len)) => (!c.is_ascii() && ucs::is_word_char(c)).then_some(len),
         None => (more && is_cut_char(bytes)).then_some(bytes.len()),
     }
+}
+
+/// Returns true if `rest`, after an apostrophe, starts a word that the
+/// apostrophe joins to the one before it: a letter (of any script), unless
+/// the word is an English clitic (`s`, `t`, `d`, `m`, `ll`, `re`, `ve`,
+/// any case) that ends there: `example.org’s` is the sentence's
+/// possessive. When the text so far ends inside the word (`more`), it
+/// joins for now: the run reaches the text's end and is read again with
+/// what follows.
+fn starts_a_word(rest: &[u8], more: bool) -> bool {
+    const CLITICS: [&[u8]; 7] = [b"s", b"t", b"d", b"m", b"ll", b"re", b"ve"];
+    match ucs::decode(rest) {
+        Some((next, _)) if !next.is_alphabetic() => return false,
+        Some(_) => {}
+        None => return more && (rest.is_empty() || is_cut_char(rest)),
+    }
+    let word = rest
+        .iter()
+        .position(|b| !b.is_ascii_alphabetic())
+        .unwrap_or(rest.len());
+    let ends_there = word < rest.len() && {
+        // The word ends at a byte that is no letter: ASCII, or the start
+        // of a character that is not one.
+        let after = &rest[word..];
+        after[0].is_ascii() || ucs::decode(after).is_some_and(|(c, _)| !c.is_alphanumeric())
+    };
+    if word == rest.len() {
+        // The text ends inside the word: a clitic or more is to come.
+        return more || !CLITICS.iter().any(|c| rest.eq_ignore_ascii_case(c));
+    }
+    !(ends_there && CLITICS.iter().any(|c| rest[..word].eq_ignore_ascii_case(c)))
 }
 
 /// Returns true if and only if the character `before` ends with is an

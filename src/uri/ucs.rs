@@ -145,6 +145,15 @@ pub(crate) fn is_inner_dash(c: char) -> bool {
     matches!(c, '\u{2010}' | '\u{2011}' | '\u{2013}')
 }
 
+/// Returns true if and only if `c` is the right single quotation mark
+/// (U+2019), the apostrophe of typeset text (`Côte_d’Ivoire`, `O’Reilly`),
+/// which continues a URI inside a word but not before an English clitic
+/// (see `scan::chars::word_char_len`).
+#[inline]
+pub(crate) fn is_apostrophe(c: char) -> bool {
+    c == '\u{2019}'
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
