@@ -590,6 +590,40 @@ fn generated_mbox(n: usize) -> (Vec<u8>, Vec<String>) {
     (mbox, want)
 }
 
+/// Mail is never binary: an attachment sent as `binary` may hold a NUL,
+/// which made a walk skip the whole mbox (exit 1, no message) and a named
+/// one stop at the NUL, losing every later message (a black-box run). A
+/// file that is not mail with a NUL is still skipped.
+#[test]
+fn a_nul_in_a_binary_attachment_does_not_make_mail_binary() {
+    let d = Dir::new();
+    let mut mbox = b"From a@x Mon Jan  1 00:00:00 2024\nSubject: one\n\
+        Content-Type: multipart/mixed; boundary=B\n\n--B\n\
+        Content-Type: text/plain\n\nsee http://one.example/a\n--B\n\
+        Content-Type: application/octet-stream\nContent-Transfer-Encoding: binary\n\n"
+        .to_vec();
+    mbox.extend_from_slice(b"\x00\x01\x02binary\x00\n--B--\n\n");
+    mbox.extend_from_slice(
+        b"From b@x Mon Jan  1 00:00:00 2024\nSubject: two\n\nhttp://two.example/b\n",
+    );
+    d.create_bytes("mail/box.mbox", &mbox);
+    d.create_bytes("mail/blob.bin", b"\x00http://blob.example/\n");
+    let o = d.command().args(["-j1", "mail"]).run();
+    assert_eq!(
+        (o.status.code(), stdout(&o).as_str()),
+        (
+            Some(0),
+            "mail/box.mbox:http://one.example/a\nmail/box.mbox:http://two.example/b\n"
+        )
+    );
+    let named = d.command().args(["-j2", "mail/box.mbox"]).run();
+    assert_eq!(
+        stdout(&named),
+        "http://one.example/a\nhttp://two.example/b\n"
+    );
+    assert_eq!(String::from_utf8_lossy(&named.stderr), "");
+}
+
 /// One large mbox is scanned message by message on several threads: the
 /// output (and the warnings) must be those of one thread, in file order,
 /// over several groups of messages, from a file and from stdin.

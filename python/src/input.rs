@@ -189,10 +189,11 @@ impl Options {
         }
     }
 
-    /// Returns true if and only if an input starting with `probe` is to be
-    /// skipped as binary.
-    fn skips(&self, probe: &[u8]) -> bool {
-        self.skip_binary && probe.contains(&0)
+    /// Returns true if and only if an input starting with `probe`, read
+    /// as mail when `mail` says so, is to be skipped as binary: mail never
+    /// is (an attachment sent as `binary` may hold a NUL).
+    fn skips(&self, probe: &[u8], mail: bool) -> bool {
+        self.skip_binary && !mail && probe.contains(&0)
     }
 
     /// Returns true if and only if an input starting with `probe` is read
@@ -258,7 +259,7 @@ pub fn scan_slice(opts: &Options, data: &[u8], out: &mut dyn Out) -> io::Result<
         // Decoded text is streamed, as the command line reads it.
         return scan_reader(opts, data, out);
     }
-    if opts.skips(probe) {
+    if opts.skips(probe, looks_like_mail && opts.doc.kind.is_none()) {
         return Ok(());
     }
     let mut to_out = ToOut::new(out, None);
@@ -324,7 +325,7 @@ fn scan_probed<R: Read>(
     mail: bool,
     out: &mut dyn Out,
 ) -> io::Result<()> {
-    if opts.skips(&probe) {
+    if opts.skips(&probe, mail && opts.doc.kind.is_none()) {
         return Ok(());
     }
     let mut to_out = ToOut::new(out, places.clone());

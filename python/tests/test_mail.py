@@ -92,3 +92,15 @@ def test_too_long_candidates_in_mail_are_warned_about():
     with pytest.warns(uriscan.ScanWarning, match="1 candidate.* of 64 KiB or more"):
         found = uriscan.scan(eml)
     assert places(found) == [(1, None, "text/plain", "http://b.org/")]
+
+
+def test_a_nul_in_mail_does_not_make_it_binary(tmp_path):
+    # An attachment sent as `binary` may hold a NUL: mail is read whole,
+    # as the command line reads it, even with skip_binary.
+    mbox = MBOX.replace(b"see <", b"\x00 see <", 1)
+    want = ["https://lists.example.org/archive/", "https://example.org/very/long/path?x=1", "http://two.example/"]
+    assert [f.uri for f in uriscan.scan(mbox, skip_binary=True)] == want
+    path = tmp_path / "box.mbox"
+    path.write_bytes(mbox)
+    assert [f.uri for f in uriscan.scan_file(path, skip_binary=True)] == want
+    assert uriscan.scan(b"\x00http://blob.example/\n", skip_binary=True) == []

@@ -221,7 +221,8 @@ pub struct Args {
 
     /// Scan files that look binary too.
     ///
-    /// A file looks binary when its first 8 KiB hold a NUL byte. Without
+    /// A file looks binary when its first 8 KiB hold a NUL byte, unless it
+    /// is read as mail (an attachment may hold one). Without
     /// this flag, such a file found in a directory is skipped (--stats
     /// counts them), and one named on the command line (or standard input)
     /// is scanned up to its first NUL byte, with a note on stderr.

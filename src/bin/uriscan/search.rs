@@ -265,8 +265,8 @@ fn scan_file(
 /// is read whole: it looks binary, is decoded (`-E`, a byte-order mark),
 /// or is mail but not an mbox.
 fn cut_as(cfg: &Config, probe: &[u8]) -> Option<bool> {
-    let binary = !cfg.binary && memchr::memchr(0, probe).is_some();
     let mail = reads_as_mail(cfg, probe);
+    let binary = !cfg.binary && !mail && memchr::memchr(0, probe).is_some();
     let decoded = !mail && cfg.encoding.decoding_for(probe).is_some();
     let whole = binary || decoded || (mail && !probe.starts_with(b"From "));
     (!whole).then_some(mail)
@@ -853,7 +853,9 @@ fn scan_probed<R: Read>(
         named,
         stream,
     } = how;
-    let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary);
+    // Mail is never binary: an attachment sent as `binary` may hold a NUL,
+    // and the mail reader reads such a part no further than its parser.
+    let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary && !(mail && doc.is_none()));
     if nul.is_some() && !named {
         return Ok(Summary {
             binary: true,
