@@ -855,7 +855,8 @@ fn scan_probed<R: Read>(
     } = how;
     // Mail is never binary: an attachment sent as `binary` may hold a NUL,
     // and the mail reader reads such a part no further than its parser.
-    let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary && !(mail && doc.is_none()));
+    let reads_mail = mail && doc.is_none();
+    let nul = memchr::memchr(0, &probe).filter(|_| !cfg.binary && !reads_mail);
     if nul.is_some() && !named {
         return Ok(Summary {
             binary: true,
