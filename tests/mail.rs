@@ -256,6 +256,43 @@ fn base64_with_text_after_it_or_cut_short_is_decoded_as_far_as_it_goes() {
     // Text declared base64 that is not: read as sent, as before.
     let plain = "From: a@x\nContent-Transfer-Encoding: base64\n\nsee http://plain.example/\n";
     assert_eq!(parts_and_uris(plain), ["text/plain http://plain.example/"]);
+    // The data ends at its padding, or at a blank line after it: a footer's
+    // words are not decoded with it (`Thanks` glued `N` to the URI), and
+    // the rest starts a line of its own (`Hello` glued `e` to `urn:`).
+    // (From a code review.)
+    let padded = "From: a@x\nContent-Transfer-Encoding: base64\n\n\
+                  UGxlYXNlIHNlZSBodHRwOi8veC5leGFtcGxlL3BhdGg=\n\nThanks\n-- \n\
+                  List http://list.example/\n";
+    assert_eq!(
+        parts_and_uris(padded),
+        [
+            "text/plain http://x.example/path",
+            "text/plain http://list.example/"
+        ]
+    );
+    let glued = b"From: a@x\nContent-Transfer-Encoding: base64\n\nSGVsbG8\nurn:isbn:123\n";
+    let mut any = Vec::new();
+    mail::scan_mail(
+        &Scanner::builder().any_scheme(true).build(),
+        &glued[..],
+        |f: &Found<'_>| {
+            any.push(f.as_str().to_string());
+            Ok(true)
+        },
+    )
+    .unwrap();
+    assert_eq!(any, ["urn:isbn:123"]);
+    // A group cut short is placed on its own symbols, not past the input's
+    // end.
+    let short = b"From: a@x\nContent-Transfer-Encoding: base64\n\n\
+                  c2VlIGh0dHA6Ly9jdXQuZXhhbXBsZS9hYmM";
+    let mut spans = Vec::new();
+    mail::scan_mail(&Scanner::new(), &short[..], |f: &Found<'_>| {
+        spans.push((f.as_str().to_string(), f.span().end));
+        Ok(true)
+    })
+    .unwrap();
+    assert_eq!(spans, [("http://cut.example/abc".to_string(), short.len())]);
 }
 
 /// A link attribute in an HTML part is read as a browser reads it, as an

@@ -3,7 +3,7 @@
 //! them (the HTML Standard's "prescan a byte stream to determine its
 //! encoding" and "get an XML encoding" algorithms, section 13.2.3.2).
 
-use encoding_rs::{Encoding, UTF_16BE, UTF_16LE, UTF_8, WINDOWS_1252, X_USER_DEFINED};
+use encoding_rs::{Encoding, WINDOWS_1252, X_USER_DEFINED};
 
 /// How far into a document a `<meta>` that declares its encoding is looked
 /// for (the HTML Standard's prescan reads 1024 bytes).
@@ -33,7 +33,7 @@ pub(super) fn by_xml(head: &[u8]) -> Option<&'static Encoding> {
     if value.iter().any(|&b| b <= b' ') {
         return None;
     }
-    Encoding::for_label(value).map(utf16_as_utf8)
+    Encoding::for_label(value).map(as_declared)
 }
 
 /// The HTML Standard's prescan of `head`, already cut to its first 1024
@@ -102,7 +102,7 @@ fn meta(head: &[u8], at: &mut usize) -> Option<&'static Encoding> {
                     need_pragma = Some(true);
                 }
             }
-            b"charset" => {
+            b"charset" if charset.is_none() => {
                 charset = Encoding::for_label(&value);
                 need_pragma = Some(false);
             }
@@ -112,11 +112,7 @@ fn meta(head: &[u8], at: &mut usize) -> Option<&'static Encoding> {
     }
     match need_pragma {
         Some(true) if !got_pragma => None,
-        Some(_) => {
-            charset
-                .map(utf16_as_utf8)
-                .map(|e| if e == X_USER_DEFINED { WINDOWS_1252 } else { e })
-        }
+        Some(_) => charset.map(as_declared),
         None => None,
     }
 }
@@ -201,13 +197,15 @@ fn find_ignoring_case(hay: &[u8], needle: &[u8]) -> Option<usize> {
         .position(|w| w.eq_ignore_ascii_case(needle))
 }
 
-/// A declared UTF-16 is read as UTF-8: the bytes that declared it were
-/// read as ASCII, so it cannot be UTF-16 (the HTML Standard's rule).
-fn utf16_as_utf8(encoding: &'static Encoding) -> &'static Encoding {
-    if encoding == UTF_16BE || encoding == UTF_16LE {
-        UTF_8
+/// The encoding a document that declares `encoding` is read in: UTF-8
+/// for a UTF-16 (the bytes that declared it were read as ASCII, so it
+/// cannot be UTF-16) or the replacement encoding, windows-1252 for
+/// x-user-defined (the HTML Standard's rules).
+fn as_declared(encoding: &'static Encoding) -> &'static Encoding {
+    if encoding == X_USER_DEFINED {
+        WINDOWS_1252
     } else {
-        encoding
+        encoding.output_encoding()
     }
 }
 
@@ -257,6 +255,10 @@ mod tests {
             None
         );
         assert_eq!(html(r#"<meta name="x" content="charset=latin1">"#), None);
+        // The first of `content` and `charset` that names one wins.
+        let both =
+            r#"<meta http-equiv=content-type content="text/html; charset=latin2" charset=koi8-r>"#;
+        assert_eq!(by_html(both.as_bytes()), Some(ISO_8859_2));
     }
 
     #[test]
@@ -275,6 +277,15 @@ mod tests {
     fn utf_16_declared_in_ascii_is_utf_8() {
         assert_eq!(html("<meta charset=utf-16le>"), Some("UTF-8"));
         assert_eq!(html("<meta charset=x-user-defined>"), Some("windows-1252"));
+        assert_eq!(
+            by_xml(b"<?xml encoding='x-user-defined'?>"),
+            Some(WINDOWS_1252)
+        );
+        assert_eq!(
+            html("<meta charset=iso-2022-kr>"),
+            Some("UTF-8"),
+            "replacement"
+        );
     }
 
     #[test]

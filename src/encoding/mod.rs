@@ -201,8 +201,10 @@ impl TextEncoding {
         let Some(declared) = declared else {
             return self.decoding_for(head);
         };
-        let encoding = declared.output_encoding();
-        (encoding != UTF_8 && !is_utf8_beyond_ascii(head)).then_some(Decoding { encoding, bom: 0 })
+        (declared != UTF_8 && !is_utf8_beyond_ascii(head)).then_some(Decoding {
+            encoding: declared,
+            bom: 0,
+        })
     }
 }
 

@@ -18,6 +18,8 @@ use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use memchr::memchr2;
 
 use crate::reading::{Reading, Reference};
+#[cfg(feature = "mail")]
+use crate::scan::DEFAULT_MAX_CANDIDATE_LEN;
 use crate::source_map::SourceMap;
 use crate::span::Span;
 
@@ -575,12 +577,15 @@ impl Reader<'_> {
                 self.text.separator(b'\n', src);
                 self.text.separator(b'\n', src);
                 let is_link = link_attribute(&self.tag, &self.attribute) == Some(LinkKind::Whole);
-                // Most links hold no blank: appended as they are.
-                if is_link
-                    && value
+                // Most links hold no blank: appended as they are. So is
+                // one too long to be reported (an inline image's `data:`
+                // URI, which costs `link_value` a map piece a byte).
+                let has_blank = || {
+                    value
                         .iter()
                         .any(|&b| matches!(b, b'\t' | b'\n' | b'\r' | b' '))
-                {
+                };
+                if is_link && value.len() < DEFAULT_MAX_CANDIDATE_LEN && has_blank() {
                     let mut decoded = Reading::default();
                     append(&mut decoded);
                     self.text.link_value(&decoded);

@@ -123,10 +123,23 @@ pub fn base64(raw: &[u8], base: usize) -> Decoded {
     };
     let mut group = Group::default();
     let mut line_start = 0;
+    // The data has ended ([`data_ends_after`]): a line after that is not
+    // base64's.
+    let mut ended = false;
     while line_start < raw.len() {
         let line_end = memchr(b'\n', &raw[line_start..]).map_or(raw.len(), |p| line_start + p);
         let line = &raw[line_start..line_end];
         let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if is_blank(line) {
+            ended |= !out.text.is_empty() || group.filled > 0;
+            line_start = line_end + 1;
+            continue;
+        }
+        if ended {
+            out.malformed = true;
+            break;
+        }
+        ended = data_ends_after(line);
         let whole = if group.filled == 0 {
             whole_groups(line, &mut out.text)
         } else {
@@ -145,33 +158,60 @@ pub fn base64(raw: &[u8], base: usize) -> Decoded {
     out
 }
 
-/// Base64 `raw` that breaks its alphabet ([`base64`] found it
-/// malformed), read as mail readers read a base64 body with text after it
-/// (a list's footer appended to a one-part message, a stray boundary, a
-/// message cut short): its first lines, those of base64 symbols, padding
-/// and blanks alone, decoded (a group their end cuts short is dropped),
-/// then the rest as sent. `None` when they decode to nothing: then it is
-/// most likely not base64, and is read as sent whole.
+/// Base64 `raw` that breaks its alphabet or goes on past its data's end
+/// ([`base64`] found it malformed), read as mail readers read a base64
+/// body with text after it (a list's footer appended to a one-part
+/// message, a stray boundary, a message cut short): its first lines, those
+/// of base64 symbols, padding and blanks alone, up to the data's end (a
+/// line that ends in padding, or a blank line after data), decoded (a
+/// group their end cuts short gives the bytes it holds whole), then, on a
+/// line of its own, the rest as sent. `None` when they decode to nothing:
+/// then it is most likely not base64, and is read as sent whole.
 ///
-/// Nothing is lost by decoding those lines: a URI holds a `:`, which is
-/// no base64 symbol, so none is written on them.
+/// Nothing is lost by decoding those lines (a URI holds a `:`, which is no
+/// base64 symbol, so none is written on them), and nothing is made up: a
+/// footer's words after the data are not decoded with it.
 pub fn base64_then_sent(raw: &[u8]) -> Option<Decoded> {
     let symbols_only = |line: &[u8]| {
         line.iter()
             .all(|&b| BASE64[b as usize] != NOT_BASE64 || b"=\r\n \t".contains(&b))
     };
-    let end: usize = raw
-        .split_inclusive(|&b| b == b'\n')
-        .take_while(|line| symbols_only(line))
-        .map(<[u8]>::len)
-        .sum();
+    let (mut end, mut data, mut ended) = (0, false, false);
+    for line in raw.split_inclusive(|&b| b == b'\n') {
+        let content = line.strip_suffix(b"\n").unwrap_or(line);
+        let content = content.strip_suffix(b"\r").unwrap_or(content);
+        if is_blank(content) {
+            ended |= data;
+        } else if ended || !symbols_only(content) {
+            break;
+        } else {
+            data = true;
+            ended = data_ends_after(content);
+        }
+        end += line.len();
+    }
     let mut out = base64(&raw[..end], 0);
     if out.text.is_empty() {
         return None;
     }
     out.malformed = true;
+    if end < raw.len() && out.text.last() != Some(&b'\n') {
+        // The decoded text's last word is not glued to the rest's first.
+        out.map.push(out.text.len(), end, 1, 0);
+        out.text.push(b'\n');
+    }
     out.copy(&raw[end..], end);
     Some(out)
+}
+
+/// Returns true if `line`, base64's, ends its data: its padding does.
+fn data_ends_after(line: &[u8]) -> bool {
+    line.trim_ascii_end().ends_with(b"=")
+}
+
+/// Returns true if `line` holds nothing but blanks.
+fn is_blank(line: &[u8]) -> bool {
+    line.iter().all(|&b| matches!(b, b' ' | b'\t' | b'\r'))
 }
 
 /// Not a base64 symbol, in [`BASE64`].
@@ -291,8 +331,10 @@ impl Group {
         if self.filled >= 2 && self.padding == 0 {
             let [a, b, c, _] = self.values;
             let bytes = [a << 2 | b >> 4, b << 4 | c >> 2];
-            out.map.push(out.text.len(), self.start, 3, 4);
-            out.text.extend_from_slice(&bytes[..self.filled - 1]);
+            let (out_len, src_len) = (self.filled - 1, self.filled);
+            out.map
+                .push(out.text.len(), self.start, out_len as u32, src_len as u32);
+            out.text.extend_from_slice(&bytes[..out_len]);
         }
         self.filled = 0;
     }
