@@ -70,29 +70,45 @@ impl Reading {
 
     /// Appends `value`, the decoded value of an attribute that is one link
     /// (`href`, `src`, …; placed by its map), as a browser reads it
-    /// before it parses it: the blanks around it left out, and ASCII tabs
-    /// and line breaks in it too, a space read as `%20` but in the
-    /// authority (a host with a space is no host: the scanner ends the URI
-    /// there). Mail scans such a value, and the scanner then reads it
-    /// whole, as a document's reader takes it (`href="…/a/b⏎/c.html"`,
-    /// `?subject=send more info`).
+    /// before it parses it, as a document's reader reads one (`doc`'s
+    /// `as_browsers_read`): the blanks around it left out, and ASCII tabs
+    /// and line breaks in it too; past the authority (a host with a space
+    /// is no host: the scanner ends the URI there), what a browser
+    /// percent-encodes ([`browser_encodes`]: a space, `|`, …) and, past the
+    /// first `?` or `#`, `[` and `]`, percent-encoded; but for quotes
+    /// ([`link_encodes`]). Mail scans such a
+    /// value, and the scanner then reads it whole (`href="…/a/b⏎/c.html"`,
+    /// `?subject=send more info`, `?family=Roboto|Open+Sans`).
     #[cfg(feature = "mail")]
     pub fn link_value(&mut self, value: &Reading) {
+        const HEX: &[u8; 16] = b"0123456789ABCDEF";
         let lead = value.text.len() - value.text.trim_ascii_start().len();
         let kept: Vec<usize> = (lead..lead + value.text.trim_ascii().len())
             .filter(|&i| !matches!(value.text[i], b'\t' | b'\n' | b'\r'))
             .collect();
         let link: Vec<u8> = kept.iter().map(|&i| value.text[i]).collect();
         let authority_end = authority_end(&link);
+        let query = authority_end
+            + link[authority_end..]
+                .iter()
+                .position(|&b| matches!(b, b'?' | b'#'))
+                .unwrap_or(link.len() - authority_end);
         for (k, &i) in kept.iter().enumerate() {
             let (src, src_end) = value.map.byte(i);
             let src_len = (src_end - src) as u32;
-            if link[k] == b' ' && k >= authority_end {
+            let b = link[k];
+            let encoded =
+                k >= authority_end && link_encodes(b) || k > query && matches!(b, b'[' | b']');
+            if encoded {
                 self.map.push(self.text.len(), src, 3, src_len);
-                self.text.extend_from_slice(b"%20");
+                self.text.extend_from_slice(&[
+                    b'%',
+                    HEX[usize::from(b >> 4)],
+                    HEX[usize::from(b & 15)],
+                ]);
             } else {
                 self.map.push(self.text.len(), src, 1, src_len);
-                self.text.push(link[k]);
+                self.text.push(b);
             }
         }
     }
@@ -210,6 +226,23 @@ enum Piece {
 /// How many bytes after a decoded reference must agree with the source
 /// for the reading of that reference to be taken.
 const RESYNC: usize = 8;
+
+/// Returns true if and only if a browser percent-encodes the byte `b`
+/// wherever it stands in a link, where RFC 3986 allows it nowhere: a
+/// space, `"`, `` ` ``, `|`, `^`, and C0 controls and DEL.
+pub(crate) fn browser_encodes(b: u8) -> bool {
+    matches!(b, b' ' | b'"' | b'`' | b'|' | b'^' | 0x7F) || b.is_ascii_control()
+}
+
+/// Returns true if mail's reading of a link percent-encodes `b`
+/// ([`Reading::link_value`]): what [`browser_encodes`] says, but for `"`
+/// and `` ` ``, which in a link's value are a script's quotes
+/// (`href='javascript:go("http://a.example/x", 700)'`): the URI ends
+/// there, as the scanner reads quotes.
+#[cfg(feature = "mail")]
+pub(crate) fn link_encodes(b: u8) -> bool {
+    browser_encodes(b) && !matches!(b, b'"' | b'`')
+}
 
 /// Where the authority of `link` ends (its `/`, `?` or `#`, or its end),
 /// when a scheme and `://` start it; else 0.
@@ -543,6 +576,18 @@ mod tests {
         );
         let (text, _) = read("mailto:x@example.com?subject=send more");
         assert_eq!(text, "mailto:x@example.com?subject=send%20more");
+        let (text, _) = read("https://fonts.example/css?family=Roboto|Open+Sans&a[]=1^2");
+        assert_eq!(
+            text,
+            "https://fonts.example/css?family=Roboto%7COpen+Sans&a%5B%5D=1%5E2"
+        );
+        let (text, _) = read("http://[::1]/a[b]");
+        assert_eq!(
+            text, "http://[::1]/a[b]",
+            "brackets of a host, and before a query"
+        );
+        let (text, _) = read(r#"javascript:go("http://a.example/x?t=1", 7)"#);
+        assert_eq!(text, r#"javascript:go("http://a.example/x?t=1",%207)"#);
     }
 
     #[test]

@@ -751,9 +751,43 @@ fn cli_unique_across_alternatives_and_forced_modes() {
 /// not ASCII (percent-encoded in `uri`) are not compared: a part's
 /// charset writes them its own way.
 fn written_holds(written: &[u8], uri: &str) -> bool {
-    // A space in an HTML link is read as `%20`, as browsers read it.
-    let spaced = uri.replace("%20", "");
-    spaced != uri && holds_in_order(written, &spaced) || holds_in_order(written, uri)
+    // A space in an HTML link is read as `%20`, as browsers read it, and
+    // so are the other bytes they encode (`|`, `[`, …): compared decoded,
+    // on both sides (a link may hold some encoded, some not).
+    let read = browser_decoded(uri.as_bytes());
+    let uri_read = String::from_utf8(read).expect("ASCII decoded from ASCII");
+    uri_read != uri && holds_in_order(&browser_decoded(written), &uri_read)
+        || holds_in_order(written, uri)
+}
+
+/// `text` with what browsers percent-encode in a link decoded (`%7C` is
+/// `|`), and `%20` left out, as spaces are where it is compared.
+fn browser_decoded(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let decoded = match text.get(i..i + 3) {
+            Some(b"%20") => Some(None),
+            Some(b"%22") => Some(Some(b'"')),
+            Some(b"%5B") => Some(Some(b'[')),
+            Some(b"%5D") => Some(Some(b']')),
+            Some(b"%5E") => Some(Some(b'^')),
+            Some(b"%60") => Some(Some(b'`')),
+            Some(b"%7C") => Some(Some(b'|')),
+            _ => None,
+        };
+        match decoded {
+            Some(b) => {
+                out.extend(b);
+                i += 3;
+            }
+            None => {
+                out.push(text[i]);
+                i += 1;
+            }
+        }
+    }
+    out
 }
 
 /// [`written_holds`], for `uri` as it is.

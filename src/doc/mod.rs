@@ -111,7 +111,7 @@ use std::ffi::OsStr;
 use std::io;
 
 use crate::html::{self, LinkAttributes};
-use crate::reading::Reading;
+use crate::reading::{browser_encodes, Reading};
 use crate::scan::{Found, Scanner, Sink};
 use crate::span::Span;
 use crate::uri::percent::hex_pair;
@@ -548,13 +548,6 @@ fn authority_of(value: &str) -> std::ops::Range<usize> {
         .position(|b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(bytes.len() - start);
     start..start + len
-}
-
-/// Returns true if and only if a browser percent-encodes the byte `b`
-/// wherever it stands in a link, where RFC 3986 allows it nowhere (see
-/// [`as_browsers_read`]).
-fn browser_encodes(b: u8) -> bool {
-    matches!(b, b' ' | b'"' | b'`' | b'|' | b'^' | 0x7F) || b.is_ascii_control()
 }
 
 /// Returns true if and only if the URI `uri`, found in the text of a

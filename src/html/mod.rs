@@ -17,6 +17,8 @@ use std::mem;
 use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use memchr::memchr2;
 
+#[cfg(feature = "mail")]
+use crate::reading::link_encodes;
 use crate::reading::{Reading, Reference};
 #[cfg(feature = "mail")]
 use crate::scan::DEFAULT_MAX_CANDIDATE_LEN;
@@ -577,15 +579,16 @@ impl Reader<'_> {
                 self.text.separator(b'\n', src);
                 self.text.separator(b'\n', src);
                 let is_link = link_attribute(&self.tag, &self.attribute) == Some(LinkKind::Whole);
-                // Most links hold no blank: appended as they are. So is
-                // one too long to be reported (an inline image's `data:`
-                // URI, which costs `link_value` a map piece a byte).
-                let has_blank = || {
+                // Most links hold nothing a browser reads otherwise:
+                // appended as they are. So is one too long to be reported
+                // (an inline image's `data:` URI, which costs `link_value`
+                // a map piece a byte).
+                let read_otherwise = || {
                     value
                         .iter()
-                        .any(|&b| matches!(b, b'\t' | b'\n' | b'\r' | b' '))
+                        .any(|&b| link_encodes(b) || matches!(b, b'[' | b']'))
                 };
-                if is_link && value.len() < DEFAULT_MAX_CANDIDATE_LEN && has_blank() {
+                if is_link && value.len() < DEFAULT_MAX_CANDIDATE_LEN && read_otherwise() {
                     let mut decoded = Reading::default();
                     append(&mut decoded);
                     self.text.link_value(&decoded);
