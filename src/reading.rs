@@ -230,7 +230,7 @@ const RESYNC: usize = 8;
 /// Returns true if and only if a browser percent-encodes the byte `b`
 /// wherever it stands in a link, where RFC 3986 allows it nowhere: a
 /// space, `"`, `` ` ``, `|`, `^`, and C0 controls and DEL.
-pub(crate) fn browser_encodes(b: u8) -> bool {
+pub(crate) const fn browser_encodes(b: u8) -> bool {
     matches!(b, b' ' | b'"' | b'`' | b'|' | b'^' | 0x7F) || b.is_ascii_control()
 }
 
@@ -240,7 +240,7 @@ pub(crate) fn browser_encodes(b: u8) -> bool {
 /// (`href='javascript:go("http://a.example/x", 700)'`): the URI ends
 /// there, as the scanner reads quotes.
 #[cfg(feature = "mail")]
-pub(crate) fn link_encodes(b: u8) -> bool {
+pub(crate) const fn link_encodes(b: u8) -> bool {
     browser_encodes(b) && !matches!(b, b'"' | b'`')
 }
 

@@ -583,11 +583,7 @@ impl Reader<'_> {
                 // appended as they are. So is one too long to be reported
                 // (an inline image's `data:` URI, which costs `link_value`
                 // a map piece a byte).
-                let read_otherwise = || {
-                    value
-                        .iter()
-                        .any(|&b| link_encodes(b) || matches!(b, b'[' | b']'))
-                };
+                let read_otherwise = || value.iter().any(|&b| READ_OTHERWISE[usize::from(b)]);
                 if is_link && value.len() < DEFAULT_MAX_CANDIDATE_LEN && read_otherwise() {
                     let mut decoded = Reading::default();
                     append(&mut decoded);
@@ -601,6 +597,20 @@ impl Reader<'_> {
         }
     }
 }
+
+/// The bytes [`Reading::link_value`] reads otherwise than as written:
+/// a link without any is appended as it is (a table: this is asked of
+/// every byte of every link in mail's HTML).
+#[cfg(feature = "mail")]
+const READ_OTHERWISE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 256 {
+        table[b] = link_encodes(b as u8) || b == b'[' as usize || b == b']' as usize;
+        b += 1;
+    }
+    table
+};
 
 /// How a link attribute's value holds its references.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
