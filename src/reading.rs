@@ -87,7 +87,7 @@ impl Reading {
             .filter(|&i| !matches!(value.text[i], b'\t' | b'\n' | b'\r'))
             .collect();
         let link: Vec<u8> = kept.iter().map(|&i| value.text[i]).collect();
-        let authority_end = authority_end(&link);
+        let authority_end = authority_of(&link).end;
         let query = authority_end
             + link[authority_end..]
                 .iter()
@@ -244,26 +244,21 @@ pub(crate) const fn link_encodes(b: u8) -> bool {
     browser_encodes(b) && !matches!(b, b'"' | b'`')
 }
 
-/// Where the authority of `link` ends (its `/`, `?` or `#`, or its end),
-/// when a scheme and `://` start it; else 0.
-#[cfg(feature = "mail")]
-fn authority_end(link: &[u8]) -> usize {
-    let Some(colon) = link.iter().position(|&b| b == b':') else {
-        return 0;
-    };
-    let scheme = &link[..colon];
-    let is_scheme = scheme.first().is_some_and(u8::is_ascii_alphabetic)
-        && scheme
-            .iter()
-            .all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'));
-    if !is_scheme || !link[colon + 1..].starts_with(b"//") {
-        return 0;
+/// Where the authority of the reference `link` is (past `//`, up to the
+/// next `/`, `?` or `#`); empty, at 0, when it has none. A browser's
+/// reading of a link encodes nothing there (a host is the parser's to
+/// refuse: `exa mple.com`).
+pub(crate) fn authority_of(link: &[u8]) -> std::ops::Range<usize> {
+    let after_scheme = crate::uri::scheme_end(link).map_or(0, |colon| colon + 1);
+    if !link[after_scheme..].starts_with(b"//") {
+        return 0..0;
     }
-    let from = colon + 3;
-    from + link[from..]
+    let start = after_scheme + 2;
+    let len = link[start..]
         .iter()
-        .position(|&b| matches!(b, b'/' | b'?' | b'#'))
-        .unwrap_or(link.len() - from)
+        .position(|b| matches!(b, b'/' | b'?' | b'#'))
+        .unwrap_or(link.len() - start);
+    start..start + len
 }
 
 /// Aligns `decoded` with the `source` it was decoded from, calling `piece`

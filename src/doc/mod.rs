@@ -111,7 +111,7 @@ use std::ffi::OsStr;
 use std::io;
 
 use crate::html::{self, LinkAttributes};
-use crate::reading::{browser_encodes, Reading};
+use crate::reading::{authority_of, browser_encodes, Reading};
 use crate::scan::{Found, Scanner, Sink};
 use crate::span::Span;
 use crate::uri::percent::hex_pair;
@@ -469,7 +469,7 @@ pub fn find_links(
 fn as_browsers_read(value: &str) -> Cow<'_, str> {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let value = value.trim_matches(|c: char| c <= ' ');
-    let authority = authority_of(value);
+    let authority = authority_of(value.as_bytes());
     // What becomes of the byte at `i`, and whether it is past the first
     // `?` or `#` and past the first `#` after it.
     let action = |i: usize, b: u8, in_query: &mut bool, in_fragment: &mut bool| {
@@ -532,22 +532,6 @@ enum Action {
     Keep,
     Remove,
     Encode,
-}
-
-/// Where the authority of the reference `value` is (past `//`, up to the
-/// next `/`, `?` or `#`); empty when it has none.
-fn authority_of(value: &str) -> std::ops::Range<usize> {
-    let bytes = value.as_bytes();
-    let after_scheme = crate::uri::scheme_end(bytes).map_or(0, |colon| colon + 1);
-    if !bytes[after_scheme..].starts_with(b"//") {
-        return 0..0;
-    }
-    let start = after_scheme + 2;
-    let len = bytes[start..]
-        .iter()
-        .position(|b| matches!(b, b'/' | b'?' | b'#'))
-        .unwrap_or(bytes.len() - start);
-    start..start + len
 }
 
 /// Returns true if and only if the URI `uri`, found in the text of a
