@@ -55,7 +55,7 @@ fn prescan(head: &[u8]) -> Option<&'static Encoding> {
             // Another tag: its name, then its attributes, passed over.
             at += rest
                 .iter()
-                .position(|&b| is_blank(b) || b == b'>')
+                .position(|&b| b.is_ascii_whitespace() || b == b'>')
                 .unwrap_or(rest.len());
             while attribute(head, &mut at).is_some() {}
         } else if rest.starts_with(b"<!") || rest.starts_with(b"</") || rest.starts_with(b"<?") {
@@ -71,7 +71,7 @@ fn prescan(head: &[u8]) -> Option<&'static Encoding> {
 fn starts_meta(rest: &[u8]) -> bool {
     rest.len() > 5
         && rest[..5].eq_ignore_ascii_case(b"<meta")
-        && (is_blank(rest[5]) || rest[5] == b'/')
+        && (rest[5].is_ascii_whitespace() || rest[5] == b'/')
 }
 
 /// Returns true if `rest`, after a `<`, starts a tag's name: a letter, or
@@ -121,7 +121,7 @@ fn meta(head: &[u8], at: &mut usize) -> Option<&'static Encoding> {
 /// value as written (quotes removed); `None` at the tag's `>` or the
 /// end, where `at` is left.
 fn attribute(head: &[u8], at: &mut usize) -> Option<(Vec<u8>, Vec<u8>)> {
-    while *at < head.len() && (is_blank(head[*at]) || head[*at] == b'/') {
+    while *at < head.len() && (head[*at].is_ascii_whitespace() || head[*at] == b'/') {
         *at += 1;
     }
     if *at >= head.len() || head[*at] == b'>' {
@@ -133,7 +133,7 @@ fn attribute(head: &[u8], at: &mut usize) -> Option<(Vec<u8>, Vec<u8>)> {
     while *at < head.len() {
         match head[*at] {
             b'=' | b'/' | b'>' => break,
-            b if is_blank(b) => break,
+            b if b.is_ascii_whitespace() => break,
             b => name.push(b.to_ascii_lowercase()),
         }
         *at += 1;
@@ -156,7 +156,7 @@ fn attribute(head: &[u8], at: &mut usize) -> Option<(Vec<u8>, Vec<u8>)> {
         }
         Some(b'>') | None => {}
         Some(_) => {
-            while *at < head.len() && !is_blank(head[*at]) && head[*at] != b'>' {
+            while *at < head.len() && !head[*at].is_ascii_whitespace() && head[*at] != b'>' {
                 value.push(head[*at].to_ascii_lowercase());
                 *at += 1;
             }
@@ -183,7 +183,9 @@ fn charset_in_content(content: &[u8]) -> Option<&[u8]> {
                 memchr::memchr(quote, &value[1..]).map(|end| &value[1..1 + end])
             }
             Some(_) => {
-                let end = value.iter().position(|&b| is_blank(b) || b == b';');
+                let end = value
+                    .iter()
+                    .position(|&b| b.is_ascii_whitespace() || b == b';');
                 Some(&value[..end.unwrap_or(value.len())])
             }
             None => None,
@@ -211,16 +213,10 @@ fn as_declared(encoding: &'static Encoding) -> &'static Encoding {
 
 /// The first offset from `at` that holds no blank.
 fn skip_blanks(bytes: &[u8], mut at: usize) -> usize {
-    while bytes.get(at).is_some_and(|&b| is_blank(b)) {
+    while bytes.get(at).is_some_and(|&b| b.is_ascii_whitespace()) {
         at += 1;
     }
     at
-}
-
-/// The HTML Standard's ASCII whitespace (and the `/` it skips between
-/// attributes is handled apart).
-fn is_blank(b: u8) -> bool {
-    matches!(b, b'\t' | b'\n' | b'\x0C' | b'\r' | b' ')
 }
 
 #[cfg(test)]
