@@ -145,8 +145,9 @@ impl<'a> Head<'a> {
         // `at` continues, if any.
         let mut field = None;
         let mut at = 0;
+        let mut line_ends = memchr::memchr_iter(b'\n', raw);
         while at < raw.len() {
-            let line_end = memchr::memchr(b'\n', &raw[at..]).map_or(raw.len(), |p| at + p + 1);
+            let line_end = line_ends.next().map_or(raw.len(), |p| p + 1);
             let line = &raw[at..line_end];
             if line == b"\n" || line == b"\r\n" {
                 head.block = &raw[..at];
