@@ -152,6 +152,66 @@ fn skip_code_leaves_out_examples() {
     assert_eq!(links(&["--skip-code"]), "https://b.example/d/x.html\n");
 }
 
+/// A reST page's links (`fixtures/docs/guide/usage.rst`): what
+/// `--skip-code` keeps is what docutils makes links of and its text
+/// holds; its literal block, code directive, doctest and inline literal
+/// are code, its comment is not read at all; a target and an embedded
+/// URI wrapped over lines come whole.
+#[test]
+fn rst_code_is_told_apart_and_its_links_come_whole() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/docs/guide/usage.rst");
+    let run = |args: &[&str]| {
+        TestCommand::new()
+            .args(["-n"])
+            .args(args)
+            .arg(&page)
+            .stdout()
+    };
+    assert_eq!(
+        run(&["--skip-code"]),
+        "7:https://pypi.org/project/example/\n\
+         20:https://docs.example.org/guide/gettingstarted.html#install\n\
+         22:https://www.rfc-editor.org/rfc/rfc3986\n\
+         24:https://github.com/example/example/blob/main/CHANGELOG.rst\n\
+         27:https://img.shields.io/pypi/v/example.svg\n\
+         28:https://pypi.org/project/example/\n"
+    );
+    let json = run(&["--json"]);
+    let in_code: Vec<&str> = json
+        .lines()
+        .filter(|l| l.contains("\"in_code\":true"))
+        .map(|l| {
+            l.split("\"uri\":\"")
+                .nth(1)
+                .unwrap()
+                .split('"')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        in_code,
+        [
+            "https://files.example.org/example-1.0.tar.gz",
+            "https://httpbin.org/get",
+            "http://localhost:8000/",
+            "http://not.a.link/"
+        ]
+    );
+    assert!(
+        !json.contains("apache.org"),
+        "a comment is not read: {json}"
+    );
+    assert!(json.contains("\"wrapped\":true"), "{json}");
+    // As plain text, the comment's URI is found and the wrapped links are cut.
+    let plain = run(&["--doc-mode", "off"]);
+    assert!(plain.contains("apache.org"), "{plain}");
+    assert!(
+        plain.contains("20:https://docs.example.org/guide/\n"),
+        "{plain}"
+    );
+}
+
 #[test]
 fn doc_mode_off_reads_documents_as_plain_text() {
     assert_eq!(

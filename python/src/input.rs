@@ -42,7 +42,7 @@ pub struct Options {
 /// ``relative``, ``fragments``, ``skip_code``.
 #[derive(Clone, Debug, Default)]
 pub struct DocArgs {
-    /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, `"xml"`, or
+    /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, `"xml"`, `"rst"`, or
     /// `"auto"` (by `file_name`, as the command line's `--doc-mode auto`).
     pub doc: Option<String>,
     /// The name of the file scanned, when there is one.
@@ -60,6 +60,7 @@ pub fn kind_name(kind: DocKind) -> &'static str {
         DocKind::Markdown => "markdown",
         DocKind::Man => "man",
         DocKind::Xml => "xml",
+        DocKind::Rst => "rst",
     }
 }
 
@@ -80,6 +81,7 @@ impl DocOptions {
             Some("markdown") => Some(DocKind::Markdown),
             Some("man") => Some(DocKind::Man),
             Some("xml") => Some(DocKind::Xml),
+            Some("rst") => Some(DocKind::Rst),
             Some("auto") => match &args.file_name {
                 Some(name) => DocKind::from_file_name(name),
                 None => {
@@ -90,7 +92,7 @@ impl DocOptions {
             },
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
-                    "doc must be None, 'html', 'markdown', 'man' or 'xml', not {other:?}"
+                    "doc must be None, 'html', 'markdown', 'man', 'xml' or 'rst', not {other:?}"
                 )))
             }
         };

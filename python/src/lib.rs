@@ -37,8 +37,8 @@ use crate::uri::UriRef;
 /// is scanned as UTF-8) and returns them in order, as ``Found`` objects.
 ///
 /// ``doc`` reads the input as a document: ``"html"``, ``"markdown"``,
-/// ``"man"`` (roff source; read as text unless it starts like roff) or
-/// ``"xml"`` (references decoded), as
+/// ``"man"`` (roff source; read as text unless it starts like roff),
+/// ``"xml"`` (references decoded) or ``"rst"`` (reStructuredText), as
 /// the command line reads a file of that type (``doc_kind`` gives the
 /// type of a file's name). A document gives the links its markup names
 /// and the URIs its text holds; relative links are resolved against
@@ -243,8 +243,9 @@ fn iter_scan(
 
 /// The kind of document the command line reads a file named as ``path``
 /// as (``--doc-mode auto``): ``"html"``, ``"markdown"``, ``"man"``,
-/// ``"xml"``, or ``None`` for text. Only the name counts (ripgrep's file
-/// types ``html``, ``markdown``, ``man``, ``xml`` and ``svg``); the file
+/// ``"xml"``, ``"rst"``, or ``None`` for text. Only the name counts
+/// (ripgrep's file types ``html``, ``markdown``, ``man``, ``xml``, ``svg``
+/// and ``rst``); the file
 /// need not exist. Give the result to
 /// ``scan``'s ``doc`` when the bytes of a named file are at hand (a
 /// Spark ``binaryFile`` row).

@@ -136,3 +136,23 @@ def test_a_base_places_each_file_under_it_as_the_command_does(cli):
         assert got == want.get(str(path), []), path
         resolved += sum("resolved" in r for r in got)
     assert resolved >= 5
+
+
+def test_rst_is_read_with_its_code_and_links_told_apart():
+    rst = (
+        b"Install it::\n\n    pip install https://example.org/pkg.zip\n\n"
+        b"See `the guide <https://docs.example.org/guide/\n  install.html>`_.\n\n"
+        b".. This comment names http://www.gnu.org/licenses/\n\n"
+        b".. _target: https://target.example/a/\n   b.html\n"
+    )
+    assert uriscan.doc_kind("index.rst") == "rst"
+    found = uriscan.scan(rst, doc="rst")
+    assert [(f.uri, f.line, f.in_code) for f in found] == [
+        ("https://example.org/pkg.zip", 3, True),
+        ("https://docs.example.org/guide/install.html", 5, False),
+        ("https://target.example/a/b.html", 10, False),
+    ]
+    assert [f.uri for f in uriscan.scan(rst, doc="rst", skip_code=True)] == [
+        "https://docs.example.org/guide/install.html",
+        "https://target.example/a/b.html",
+    ]

@@ -1,5 +1,5 @@
-//! Documents read as what they are: HTML, Markdown, man pages (roff) and
-//! XML, for link checkers. Each gives the links its markup names (`href`,
+//! Documents read as what they are: HTML, Markdown, man pages (roff), XML
+//! and reStructuredText, for link checkers. Each gives the links its markup names (`href`,
 //! `src`, a Markdown link's destination), relative ones resolved against
 //! a base (RFC 3986 section 5.2), and the URIs its text holds, found by
 //! the Appendix C rules in the text as a reader sees it; every one placed
@@ -64,6 +64,11 @@
 //!   links (an Atom `<link href>` or XHTML's `href` are links by their
 //!   vocabularies), so it gives only what its text holds, and no relative
 //!   reference is resolved.
+//! - **reStructuredText** is read line by line as docutils reads it, for
+//!   what bears on links (see the `rst` reader): embedded URIs, hyperlink
+//!   targets and image URIs are links, with the whitespace reST removes
+//!   from them left out; literal blocks, code directives, doctest blocks,
+//!   inline literals and code roles are code; comments are not read.
 //! - **Links** are read as a browser reads them: ASCII tabs and line
 //!   breaks removed, and the characters RFC 3986 allows nowhere but
 //!   browsers take (a space, `|`, `"`, …; a query's `[`) percent-encoded
@@ -104,6 +109,7 @@
 
 mod man;
 mod markdown;
+mod rst;
 mod xml;
 
 use std::borrow::Cow;
@@ -128,6 +134,8 @@ pub enum DocKind {
     Man,
     /// XML (`*.xml`, `*.xhtml`, `*.svg`, …).
     Xml,
+    /// reStructuredText (`*.rst`).
+    Rst,
 }
 
 impl DocKind {
@@ -136,8 +144,8 @@ impl DocKind {
     /// `markdown` (`*.md`, `*.markdown`, `*.mdown`, `*.mdwn`, `*.mkd`,
     /// `*.mkdn`, `*.mdx`), `man` (`*.[0-9lnpx]`,
     /// `*.[0-9][cEFMmpSx]`), `xml` (`*.xml`, `*.xml.dist`, `*.dtd`,
-    /// `*.xsl`, `*.xslt`, `*.xsd`, `*.xjb`, `*.rng`, `*.sch`, `*.xhtml`)
-    /// and `svg` (`*.svg`), compared as they are, case and all; `None` for
+    /// `*.xsl`, `*.xslt`, `*.xsd`, `*.xjb`, `*.rng`, `*.sch`, `*.xhtml`),
+    /// `svg` (`*.svg`) and `rst` (`*.rst`), compared as they are, case and all; `None` for
     /// any other name.
     ///
     /// Man pages are also named by a section digit and up to eight
@@ -170,6 +178,7 @@ impl DocKind {
             }
             b"xml" | b"dtd" | b"xsl" | b"xslt" | b"xsd" | b"xjb" | b"rng" | b"sch" | b"xhtml"
             | b"svg" => Some(DocKind::Xml),
+            b"rst" => Some(DocKind::Rst),
             [section] if section.is_ascii_digit() || b"lnpx".contains(section) => {
                 Some(DocKind::Man)
             }
@@ -283,7 +292,8 @@ impl Link {
     }
 
     /// Returns true if and only if it stands in code (a Markdown code span
-    /// or block, an HTML `<code>` or `<pre>`): an example, not a link.
+    /// or block, an HTML `<code>` or `<pre>`, a reST literal or code
+    /// block): an example, not a link.
     pub fn is_in_code(&self) -> bool {
         self.in_code
     }
@@ -358,6 +368,7 @@ pub fn find_links(
         DocKind::Markdown => markdown::read(doc),
         DocKind::Man => man::read(doc),
         DocKind::Xml => xml::read(doc),
+        DocKind::Rst => rst::read(doc),
     };
     let lines = Lines::new(doc);
     let embedded = reading
@@ -1144,6 +1155,9 @@ mod tests {
         assert_eq!(kind("a.XML"), None);
         assert_eq!(kind("a.dist"), None);
         assert_eq!(kind("md"), None);
+        assert_eq!(kind("index.rst"), Some(DocKind::Rst));
+        assert_eq!(kind("index.RST"), None);
+        assert_eq!(kind("index.rest"), None);
     }
 
     #[test]

@@ -332,10 +332,10 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", hide = true)]
     pub segment_size: Option<u64>,
 
-    /// Whether HTML, Markdown, man pages and XML are read as documents.
+    /// Whether HTML, Markdown, man pages, XML and reST are read as documents.
     ///
     /// `auto` reads a file as a document when its name says it is one
-    /// (the `html`, `markdown`, `man`, `xml` and `svg` types of
+    /// (the `html`, `markdown`, `man`, `xml`, `svg` and `rst` types of
     /// --type-list; a man page must also start like roff): links are taken
     /// from its markup, relative ones resolved (see --base), and its text
     /// is scanned as a reader sees it (entities, escapes and roff escapes
@@ -394,8 +394,9 @@ pub struct Args {
 
     /// Leave out URIs in code spans and code blocks of documents.
     ///
-    /// URIs in Markdown code spans and blocks (and HTML `<code>` and
-    /// `<pre>`) are examples, not links: --json marks them `in_code: true`,
+    /// URIs in Markdown code spans and blocks (HTML `<code>` and `<pre>`,
+    /// reST literal blocks, code directives and ``literals``) are examples,
+    /// not links: --json marks them `in_code: true`,
     /// and this flag leaves them out.
     #[arg(long)]
     pub skip_code: bool,
@@ -474,7 +475,7 @@ pub enum Iri {
 /// `--doc-mode`.
 #[derive(Clone, Copy, Debug, ValueEnum, PartialEq, Eq)]
 pub enum DocModeArg {
-    /// Read HTML, Markdown, man pages and XML as documents, by their names.
+    /// Read HTML, Markdown, man pages, XML and reST as documents, by their names.
     Auto,
     /// Read every file as plain text.
     Off,

@@ -1,4 +1,4 @@
-//! Documents (HTML, Markdown, man pages, XML): which files are read as one,
+//! Documents (HTML, Markdown, man pages, XML, reST): which files are read as one,
 //! the URI each has under `--base`, and which of their links are printed.
 
 use std::io::{self, Write};
@@ -103,10 +103,10 @@ mod tests {
     }
 
     /// ripgrep's types that name documents (`svg` is XML).
-    const TYPES: [&str; 5] = ["html", "markdown", "man", "xml", "svg"];
+    const TYPES: [&str; 6] = ["html", "markdown", "man", "xml", "svg", "rst"];
 
     /// The library's names for document kinds are ripgrep's types `html`,
-    /// `markdown`, `man` and `xml` (with `svg`), which `--type-list` shows
+    /// `markdown`, `man`, `xml` (with `svg`) and `rst`, which `--type-list` shows
     /// and `-t` selects, but for man pages named by a section digit and
     /// letters (`*.3pm`), which are read as man pages and which `-t man`
     /// leaves out, as ripgrep's does.
