@@ -326,33 +326,38 @@ impl Reader<'_> {
         let src = self.src;
         let mut value = Vec::new();
         let mut source: Option<Span> = None;
+        // Whether the last byte of `value` was escaped (`\_`).
+        let mut escaped = false;
         for piece in pieces {
             crate::work::examined(piece.len());
             let mut k = piece.start;
             while k < piece.end {
-                if src[k].is_ascii_whitespace() {
-                    k += 1;
-                    continue;
-                }
-                let word_end = src[k..piece.end]
-                    .iter()
-                    .position(u8::is_ascii_whitespace)
-                    .map_or(piece.end, |p| k + p);
-                if let Some(s) = source {
+                // A backslash escape stands for the byte after it, a blank
+                // too (`a\ b` is `a b`); other blanks are left out.
+                let (byte, len) = match src[k] {
+                    b'\\' if k + 1 < piece.end => (src[k + 1], 2),
+                    b if b.is_ascii_whitespace() => {
+                        k += 1;
+                        continue;
+                    }
+                    b => (b, 1),
+                };
+                if let Some(s) = source.filter(|s| s.end < k) {
                     if memchr::memchr(b'\n', &src[s.end..k]).is_some() {
                         value.push(b'\n');
                     }
                 }
-                value.extend_from_slice(&src[k..word_end]);
-                source = Some(Span::new(source.map_or(k, |s| s.start), word_end));
-                k = word_end;
+                value.push(byte);
+                escaped = len == 2;
+                source = Some(Span::new(source.map_or(k, |s| s.start), k + len));
+                k += len;
             }
         }
         let Some(source) = source else {
             return;
         };
         let value = String::from_utf8_lossy(&value).into_owned();
-        if names_a_target(&value) {
+        if !escaped && names_a_target(&value) {
             return;
         }
         self.out.refs.push(Reference {
@@ -383,10 +388,31 @@ impl Reader<'_> {
         let mut at = from;
         let mut literal_ends = NextMatch::new(move |k| literal_end(src, k, to));
         let mut interpreted_ends = NextMatch::new(move |k| interpreted_end(src, k, to));
-        while let Some(p) = memchr::memchr(b'`', &src[at..to]) {
+        while let Some(p) = memchr::memchr2(b'`', b'\\', &src[at..to]) {
             crate::work::examined(p + 1);
             let tick = at + p;
             at = tick + 1;
+            if src[tick] == b'\\' {
+                // A backslash escape: the byte after it, as written, but a
+                // blank, removed with it (`H\ :sub:`2`\ O`); one that ends a
+                // line is left as written (a line continuation).
+                let Some(&escaped) = src.get(tick + 1).filter(|_| tick + 1 < to) else {
+                    continue;
+                };
+                if matches!(escaped, b'\n' | b'\r') {
+                    continue;
+                }
+                self.copy(copied, tick);
+                let decoded: &[u8] = if matches!(escaped, b' ' | b'\t') {
+                    b""
+                } else {
+                    &src[tick + 1..tick + 2]
+                };
+                self.out.decoded(decoded, tick, 2);
+                copied = tick + 2;
+                at = copied;
+                continue;
+            }
             if !starts_inline_markup(src, from, tick) {
                 continue;
             }
@@ -501,10 +527,10 @@ fn directive(src: &[u8], at: usize, end: usize) -> Option<(Range<usize>, usize)>
     Some((at..at + len, end - src[after..end].trim_ascii_start().len()))
 }
 
-/// Returns true if the link `value` names another target (`name_`, a
-/// reference name and `_`), not a URI.
+/// Returns true if the link `value` (its `_` not escaped) names another
+/// target (`name_`, a reference name and `_`), not a URI.
 fn names_a_target(value: &str) -> bool {
-    value.ends_with('_') && !value.ends_with("\\_") && !value.contains([':', '/'])
+    value.ends_with('_') && !value.contains([':', '/'])
 }
 
 /// Returns true if the backquote at `tick` may start inline markup: at the
@@ -764,6 +790,29 @@ mod tests {
     }
 
     #[test]
+    fn backslash_escapes_are_read_as_docutils_reads_them() {
+        let (text, links) = read_str(
+            "Bare https://a.example/a\\_b, H\\ :sub:`2`\\ O, \\`not code\\`, ``\\_ in code``.\n\n\
+             .. _t: https://b.example/a\\ b\n.. _u: https://u.example/x\\_\n.. _v: name\\_\n\n\
+             A `link <https://c.example/x\\ y>`_.\n",
+        );
+        assert_eq!(
+            text,
+            "Bare https://a.example/a_b, H:sub:`2`O, `not code`,  [\\_ in code] .\n\n\n\n\n\nA  link .\n"
+        );
+        let values: Vec<&str> = links.iter().map(|l| l.0.as_str()).collect();
+        assert_eq!(
+            values,
+            [
+                "https://b.example/a b",
+                "https://c.example/x y",
+                "https://u.example/x_",
+                "name_"
+            ]
+        );
+    }
+
+    #[test]
     fn inline_literals_and_code_roles_are_code() {
         let (text, _) = read_str(
             "Run ``curl https://x.example/`` or :code:`wget http://y.example/`, not `http://z.example/`.\n",
@@ -789,6 +838,8 @@ mod tests {
             "x::\n\n    y\n",
             ".. c\n   d\n",
             "a `b <c>`_ ``d`` ",
+            "\\_ \\` ",
+            ".. _t: a\\ b\n",
         ];
         for unit in units {
             let mut per_byte = Vec::new();
