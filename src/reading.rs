@@ -70,42 +70,32 @@ impl Reading {
 
     /// Appends `value`, the decoded value of an attribute that is one link
     /// (`href`, `src`, …; placed by its map), as a browser reads it
-    /// before it parses it, as a document's reader reads one (`doc`'s
-    /// `as_browsers_read`): the blanks around it left out, and ASCII tabs
-    /// and line breaks in it too; past the authority (a host with a space
-    /// is no host: the scanner ends the URI there), what a browser
-    /// percent-encodes ([`browser_encodes`]: a space, `|`, …) and, past the
-    /// first `?` or `#`, `[` and `]`, percent-encoded; but for quotes
-    /// ([`link_encodes`]). Mail scans such a
-    /// value, and the scanner then reads it whole (`href="…/a/b⏎/c.html"`,
-    /// `?subject=send more info`, `?family=Roboto|Open+Sans`).
+    /// before it parses it, by the rule a document's reader follows too
+    /// ([`LinkReading::MAIL`]): the blanks around it left out, and ASCII
+    /// tabs and line breaks in it too; past the authority (a host with a
+    /// space is no host: the scanner ends the URI there), what a browser
+    /// percent-encodes (a space, `|`, …, but for quotes) and, past the
+    /// first `?` or `#`, `[` and `]`, percent-encoded. Each byte appended
+    /// is placed at the source of the byte it reads (`%20` at the space).
+    /// Mail scans such a value, and the scanner then reads it whole
+    /// (`href="…/a/b⏎/c.html"`, `?subject=send more info`,
+    /// `?family=Roboto|Open+Sans`).
     #[cfg(feature = "mail")]
     pub fn link_value(&mut self, value: &Reading) {
-        const HEX: &[u8; 16] = b"0123456789ABCDEF";
         let lead = value.text.len() - value.text.trim_ascii_start().len();
-        let kept: Vec<usize> = (lead..lead + value.text.trim_ascii().len())
-            .filter(|&i| !matches!(value.text[i], b'\t' | b'\n' | b'\r'))
-            .collect();
-        let link: Vec<u8> = kept.iter().map(|&i| value.text[i]).collect();
-        let authority_end = authority_of(&link).end;
-        let query = authority_end
-            + link[authority_end..]
-                .iter()
-                .position(|&b| matches!(b, b'?' | b'#'))
-                .unwrap_or(link.len() - authority_end);
-        for (k, &i) in kept.iter().enumerate() {
-            let (src, src_end) = value.map.byte(i);
+        let link = &value.text[lead..lead + value.text.trim_ascii().len()];
+        let authority = authority_unbroken(link);
+        let mut passed = Passed::default();
+        for (i, &b) in link.iter().enumerate() {
+            let read = LinkReading::MAIL.byte(link, i, &authority, &mut passed);
+            if read == LinkByte::Remove {
+                continue;
+            }
+            let (src, src_end) = value.map.byte(lead + i);
             let src_len = (src_end - src) as u32;
-            let b = link[k];
-            let encoded =
-                k >= authority_end && link_encodes(b) || k > query && matches!(b, b'[' | b']');
-            if encoded {
+            if read == LinkByte::Encode {
                 self.map.push(self.text.len(), src, 3, src_len);
-                self.text.extend_from_slice(&[
-                    b'%',
-                    HEX[usize::from(b >> 4)],
-                    HEX[usize::from(b & 15)],
-                ]);
+                self.text.extend_from_slice(&percent_encoded(b));
             } else {
                 self.map.push(self.text.len(), src, 1, src_len);
                 self.text.push(b);
@@ -234,14 +224,143 @@ pub(crate) const fn browser_encodes(b: u8) -> bool {
     matches!(b, b' ' | b'"' | b'`' | b'|' | b'^' | 0x7F) || b.is_ascii_control()
 }
 
-/// Returns true if mail's reading of a link percent-encodes `b`
-/// ([`Reading::link_value`]): what [`browser_encodes`] says, but for `"`
-/// and `` ` ``, which in a link's value are a script's quotes
-/// (`href='javascript:go("http://a.example/x", 700)'`): the URI ends
-/// there, as the scanner reads quotes.
-#[cfg(feature = "mail")]
-pub(crate) const fn link_encodes(b: u8) -> bool {
-    browser_encodes(b) && !matches!(b, b'"' | b'`')
+/// How a browser reads a link's value before it parses it (the WHATWG URL
+/// Standard), byte by byte ([`LinkReading::byte`]), made a URI-reference
+/// where that is all it lacks: ASCII tabs and line breaks are left out;
+/// past the authority (a host is the parser's to refuse: `exa mple.com`),
+/// what [`browser_encodes`] is percent-encoded (but for quotes, when they
+/// are kept), and so are `[` and `]` past the first `?` or `#` (a query's
+/// `a[]=1`, where no IP literal stands) and, when asked, a `#` past the
+/// first. The blanks around a value are its reader's to trim first.
+///
+/// Mail's reading of a link attribute ([`Reading::link_value`],
+/// [`LinkReading::MAIL`]) and a document's (`doc`'s `as_browsers_read`,
+/// [`LinkReading::DOCUMENT`]) are this one rule; they differ only in its
+/// two switches.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct LinkReading {
+    /// Whether `"` and `` ` `` are kept as written rather than encoded:
+    /// in a link's value that mail scans they are a script's quotes
+    /// (`href='javascript:go("http://a.example/x", 700)'`), where the URI
+    /// ends, as the scanner reads quotes.
+    keep_quotes: bool,
+    /// Whether a `#` past the first is percent-encoded (matrix.to's
+    /// `#/#room:server`): a document's links are parsed whole, while
+    /// mail's scanner reads such a `#` as `%23` itself.
+    encode_second_hash: bool,
+}
+
+/// What a [`LinkReading`] does with one byte of a link.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum LinkByte {
+    /// Kept as written.
+    Keep,
+    /// Left out (an ASCII tab or line break).
+    Remove,
+    /// Percent-encoded: `%` and two upper-case hex digits
+    /// ([`percent_encoded`]).
+    Encode,
+}
+
+/// What a [`LinkReading`] has passed in a link, which changes how it reads
+/// the bytes after.
+///
+/// # Invariants
+///
+/// `fragment` implies `query`.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Passed {
+    /// The first `?` or `#`: `[` and `]` after it are encoded.
+    query: bool,
+    /// The first `#`: a `#` after it is encoded, when asked.
+    fragment: bool,
+}
+
+impl LinkReading {
+    /// Mail's reading of a link attribute's value, which the scanner then
+    /// scans ([`Reading::link_value`]).
+    #[cfg(feature = "mail")]
+    pub const MAIL: LinkReading = LinkReading {
+        keep_quotes: true,
+        encode_second_hash: false,
+    };
+
+    /// A document's reading of a link, which is then parsed whole (`doc`'s
+    /// `as_browsers_read`).
+    #[cfg(feature = "docs")]
+    pub const DOCUMENT: LinkReading = LinkReading {
+        keep_quotes: false,
+        encode_second_hash: true,
+    };
+
+    /// What is done with `link[i]`, where `authority` is the authority of
+    /// `link` (offsets of `link`; empty when it has none) and `passed`
+    /// what this reading has passed in `link` so far: every byte before
+    /// `i` is read through this method, in order and with the same
+    /// `passed`, which it updates.
+    ///
+    /// Only ASCII bytes are removed, and only ASCII bytes are encoded: a
+    /// reading of UTF-8 is UTF-8. A link none of whose bytes
+    /// [`LinkReading::may_read_otherwise`] is read as written.
+    pub fn byte(
+        self,
+        link: &[u8],
+        i: usize,
+        authority: &std::ops::Range<usize>,
+        passed: &mut Passed,
+    ) -> LinkByte {
+        let b = link[i];
+        let read = match b {
+            b'\t' | b'\n' | b'\r' => return LinkByte::Remove,
+            _ if authority.contains(&i) => LinkByte::Keep,
+            b'#' if self.encode_second_hash && passed.fragment => LinkByte::Encode,
+            b'[' | b']' if passed.query => LinkByte::Encode,
+            _ if self.encodes(b) => LinkByte::Encode,
+            _ => LinkByte::Keep,
+        };
+        passed.query |= matches!(b, b'?' | b'#');
+        passed.fragment |= b == b'#';
+        // INVARIANT: the first `#` is passed with the first `?` or `#`.
+        debug_assert!(passed.query || !passed.fragment);
+        read
+    }
+
+    /// Returns true if and only if [`LinkReading::byte`] may read `b`
+    /// otherwise than as written (remove or encode it) somewhere in a
+    /// link. A link without any such byte is read as written, and has no
+    /// blanks around it to trim (each blank is one). Mail's table of it
+    /// lets most links pass untouched; a test checks it against the rule.
+    #[cfg(any(feature = "mail", test))]
+    pub const fn may_read_otherwise(self, b: u8) -> bool {
+        matches!(b, b'\t' | b'\n' | b'\r' | b'[' | b']')
+            || b == b'#' && self.encode_second_hash
+            || self.encodes(b)
+    }
+
+    /// [`LinkReading::may_read_otherwise`] for each byte, as a table (mail
+    /// asks it of every byte of every link).
+    #[cfg(feature = "mail")]
+    pub const fn read_otherwise_table(self) -> [bool; 256] {
+        let mut table = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            table[b] = self.may_read_otherwise(b as u8);
+            b += 1;
+        }
+        table
+    }
+
+    /// Returns true if and only if this reading encodes `b` past the
+    /// authority, wherever it stands there.
+    const fn encodes(self, b: u8) -> bool {
+        browser_encodes(b) && !(self.keep_quotes && matches!(b, b'"' | b'`'))
+    }
+}
+
+/// The byte `b` percent-encoded: `%` and two upper-case hex digits.
+pub(crate) const fn percent_encoded(b: u8) -> [u8; 3] {
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    [b'%', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]
 }
 
 /// Where the authority of the reference `link` is (past `//`, up to the
@@ -259,6 +378,27 @@ pub(crate) fn authority_of(link: &[u8]) -> std::ops::Range<usize> {
         .position(|b| matches!(b, b'/' | b'?' | b'#'))
         .unwrap_or(link.len() - start);
     start..start + len
+}
+
+/// Where the authority of `link` is once its ASCII tabs and line breaks
+/// are left out, as a browser leaves them out before it parses
+/// (`http://a.example⏎/x`): [`authority_of`] the link so read, in offsets
+/// of `link` itself, from its first byte to the first kept byte after it
+/// (a tab or line break within is left out all the same). A document's
+/// reader takes [`authority_of`] the link as written, which differs only
+/// where a tab or line break cuts the scheme or its `//`.
+#[cfg(feature = "mail")]
+fn authority_unbroken(link: &[u8]) -> std::ops::Range<usize> {
+    if memchr::memchr3(b'\t', b'\n', b'\r', link).is_none() {
+        return authority_of(link);
+    }
+    let kept: Vec<usize> = (0..link.len())
+        .filter(|&i| !matches!(link[i], b'\t' | b'\n' | b'\r'))
+        .collect();
+    let read: Vec<u8> = kept.iter().map(|&i| link[i]).collect();
+    let authority = authority_of(&read);
+    let at = |k: usize| kept.get(k).copied().unwrap_or(link.len());
+    at(authority.start)..at(authority.end)
 }
 
 /// Aligns `decoded` with the `source` it was decoded from, calling `piece`
@@ -583,6 +723,76 @@ mod tests {
         );
         let (text, _) = read(r#"javascript:go("http://a.example/x?t=1", 7)"#);
         assert_eq!(text, r#"javascript:go("http://a.example/x?t=1",%207)"#);
+    }
+
+    /// The readings of links there are: mail's and a document's.
+    const LINK_READINGS: &[LinkReading] = &[
+        #[cfg(feature = "mail")]
+        LinkReading::MAIL,
+        #[cfg(feature = "docs")]
+        LinkReading::DOCUMENT,
+    ];
+
+    /// How `reading` reads each byte of `link`, in order.
+    fn read_bytes(reading: LinkReading, link: &[u8]) -> Vec<LinkByte> {
+        let authority = authority_of(link);
+        let mut passed = Passed::default();
+        (0..link.len())
+            .map(|i| reading.byte(link, i, &authority, &mut passed))
+            .collect()
+    }
+
+    /// A byte is read otherwise than as written only where
+    /// `may_read_otherwise` says it may be (mail's table of it lets links
+    /// without any pass untouched), wherever it stands: in the scheme, the
+    /// authority, the path, the query, the fragment, past a second `#`.
+    #[test]
+    fn bytes_are_read_otherwise_only_where_they_may_be() {
+        let before: [&[u8]; 7] = [
+            b"",
+            b"x",
+            b"http://a",
+            b"http://a/p",
+            b"http://a/p?q",
+            b"http://a/p#f",
+            b"http://a/p?q#f#",
+        ];
+        for &reading in LINK_READINGS {
+            for b in 0..=255u8 {
+                for prefix in before {
+                    let link = [prefix, &[b], b"/y"].concat();
+                    let read = read_bytes(reading, &link)[prefix.len()];
+                    assert!(
+                        read == LinkByte::Keep || reading.may_read_otherwise(b),
+                        "{reading:?} reads {b:#04x} after {prefix:?} as {read:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    /// Mail's and a document's readings differ in their two switches
+    /// alone: mail keeps quotes (a script's, in a scanned value) and a
+    /// second `#` (its scanner reads that one as `%23` itself).
+    #[test]
+    #[cfg(all(feature = "mail", feature = "docs"))]
+    fn mail_and_documents_read_links_alike_but_for_quotes_and_a_second_hash() {
+        use LinkByte::{Encode, Keep, Remove};
+        let link = b"h://a b/\t\"`#[ #|";
+        assert_eq!(
+            read_bytes(LinkReading::MAIL, link),
+            [
+                Keep, Keep, Keep, Keep, Keep, Keep, Keep, Keep, Remove, Keep, Keep, Keep, Encode,
+                Encode, Keep, Encode
+            ]
+        );
+        assert_eq!(
+            read_bytes(LinkReading::DOCUMENT, link),
+            [
+                Keep, Keep, Keep, Keep, Keep, Keep, Keep, Keep, Remove, Encode, Encode, Keep,
+                Encode, Encode, Encode, Encode
+            ]
+        );
     }
 
     #[test]

@@ -117,7 +117,9 @@ use std::ffi::OsStr;
 use std::io;
 
 use crate::html::{self, LinkAttributes};
-use crate::reading::{authority_of, browser_encodes, Reading};
+use crate::reading::{
+    authority_of, browser_encodes, percent_encoded, LinkByte, LinkReading, Passed, Reading,
+};
 use crate::scan::{Found, Scanner, Sink};
 use crate::span::Span;
 use crate::uri::percent::hex_pair;
@@ -469,7 +471,9 @@ pub fn find_links(
 /// `#/#room:server`). Nothing is encoded in the authority: a host with a
 /// space is no host. What stays invalid (`%zz`, `\`, braces, `<` and `>`)
 /// is left as written, for the parser to refuse. A `<base href>` is read
-/// so too.
+/// so too. Each byte is read by the rule mail reads a link attribute by
+/// ([`LinkReading`]), with both its switches set
+/// ([`LinkReading::DOCUMENT`]).
 ///
 /// *Judgement calls:* a link in markup is the URI a browser follows, and
 /// a link checker needs that one; a URI in plain text is taken as
@@ -478,51 +482,30 @@ pub fn find_links(
 /// is a template's (`{{version}}`, RFC 6570's `/users/{id}`, ERB's `<%=
 /// url %>`) or a type's (a rustdoc path, `Vec<T>`), not one to follow.
 fn as_browsers_read(value: &str) -> Cow<'_, str> {
-    const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let value = value.trim_matches(|c: char| c <= ' ');
-    let authority = authority_of(value.as_bytes());
-    // What becomes of the byte at `i`, and whether it is past the first
-    // `?` or `#` and past the first `#` after it.
-    let action = |i: usize, b: u8, in_query: &mut bool, in_fragment: &mut bool| {
-        if matches!(b, b'\t' | b'\n' | b'\r') {
-            return Action::Remove;
-        }
-        let encode = if authority.contains(&i) {
-            false // a host is the parser's to refuse (`exa mple.com`)
-        } else if b == b'#' {
-            std::mem::replace(in_fragment, true)
-        } else {
-            browser_encodes(b) || *in_query && matches!(b, b'[' | b']')
-        };
-        *in_query |= matches!(b, b'?' | b'#');
-        if encode {
-            Action::Encode
-        } else {
-            Action::Keep
-        }
-    };
-    let (mut in_query, mut in_fragment) = (false, false);
-    let untouched = value
-        .bytes()
-        .enumerate()
-        .all(|(i, b)| action(i, b, &mut in_query, &mut in_fragment) == Action::Keep);
+    let link = value.as_bytes();
+    let authority = authority_of(link);
+    let reading = LinkReading::DOCUMENT;
+    let mut passed = Passed::default();
+    let untouched =
+        (0..link.len()).all(|i| reading.byte(link, i, &authority, &mut passed) == LinkByte::Keep);
     if untouched {
         return Cow::Borrowed(value);
     }
     let mut out = String::with_capacity(value.len() + 8);
-    let (mut in_query, mut in_fragment) = (false, false);
+    let mut passed = Passed::default();
     for (i, c) in value.char_indices() {
-        // Only ASCII is removed or encoded (an IRI's characters are the
-        // parser's to map).
-        let b = if c.is_ascii() { c as u8 } else { b'a' };
-        match action(i, b, &mut in_query, &mut in_fragment) {
-            Action::Remove => {}
-            Action::Encode => {
-                out.push('%');
-                out.push(char::from(HEX[usize::from(b >> 4)]));
-                out.push(char::from(HEX[usize::from(b & 0xF)]));
+        // A character's bytes are read alike (the bytes after its first
+        // are neither `?` nor `#`, which alone change how the rest is
+        // read), so its first byte says.
+        match reading.byte(link, i, &authority, &mut passed) {
+            LinkByte::Remove => {}
+            LinkByte::Encode => {
+                for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                    out.extend(percent_encoded(b).map(char::from));
+                }
             }
-            Action::Keep => out.push(c),
+            LinkByte::Keep => out.push(c),
         }
     }
     Cow::Owned(out)
@@ -535,14 +518,6 @@ fn is_wrapped(value: &str) -> bool {
     value
         .trim_matches(|c: char| c <= ' ')
         .contains(['\n', '\r'])
-}
-
-/// What [`as_browsers_read`] does with a byte of a link.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Action {
-    Keep,
-    Remove,
-    Encode,
 }
 
 /// Returns true if and only if the URI `uri`, found in the text of a

@@ -18,7 +18,7 @@ use html5gum::{naive_next_state, Emitter, Error, State, Tokenizer};
 use memchr::memchr2;
 
 #[cfg(feature = "mail")]
-use crate::reading::link_encodes;
+use crate::reading::LinkReading;
 use crate::reading::{Reading, Reference};
 #[cfg(feature = "mail")]
 use crate::scan::DEFAULT_MAX_CANDIDATE_LEN;
@@ -598,19 +598,12 @@ impl Reader<'_> {
     }
 }
 
-/// The bytes [`Reading::link_value`] reads otherwise than as written:
-/// a link without any is appended as it is (a table: this is asked of
-/// every byte of every link in mail's HTML).
+/// The bytes [`Reading::link_value`] may read otherwise than as written
+/// ([`LinkReading::may_read_otherwise`]): a link without any is appended
+/// as it is (a table: this is asked of every byte of every link in mail's
+/// HTML).
 #[cfg(feature = "mail")]
-const READ_OTHERWISE: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 256 {
-        table[b] = link_encodes(b as u8) || b == b'[' as usize || b == b']' as usize;
-        b += 1;
-    }
-    table
-};
+const READ_OTHERWISE: [bool; 256] = LinkReading::MAIL.read_otherwise_table();
 
 /// How a link attribute's value holds its references.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
