@@ -74,9 +74,11 @@ impl Reading {
     /// ([`LinkReading::MAIL`]): the blanks around it left out, and ASCII
     /// tabs and line breaks in it too; past the authority (a host with a
     /// space is no host: the scanner ends the URI there), what a browser
-    /// percent-encodes (a space, `|`, …, but for quotes) and, past the
-    /// first `?` or `#`, `[` and `]`, percent-encoded. Each byte appended
-    /// is placed at the source of the byte it reads (`%20` at the space).
+    /// percent-encodes (a space, U+00A0 NO-BREAK SPACE, `|`, …, but for
+    /// quotes) and, past the first `?` or `#`, `[` and `]`,
+    /// percent-encoded. Each byte appended is placed at the source of the
+    /// byte it reads (`%20` at the space; `%C2` and `%A0` each at its
+    /// byte, which for `&nbsp;` is the whole reference).
     /// Mail scans such a value, and the scanner then reads it whole
     /// (`href="…/a/b⏎/c.html"`, `?subject=send more info`,
     /// `?family=Roboto|Open+Sans`).
@@ -229,9 +231,12 @@ pub(crate) const fn browser_encodes(b: u8) -> bool {
 /// where that is all it lacks: ASCII tabs and line breaks are left out;
 /// past the authority (a host is the parser's to refuse: `exa mple.com`),
 /// what [`browser_encodes`] is percent-encoded (but for quotes, when they
-/// are kept), and so are `[` and `]` past the first `?` or `#` (a query's
-/// `a[]=1`, where no IP literal stands) and, when asked, a `#` past the
-/// first. The blanks around a value are its reader's to trim first.
+/// are kept), and so are U+00A0 NO-BREAK SPACE (`&nbsp;`, which a
+/// browser neither trims nor ends a link at: `%C2%A0`), `[` and `]` past
+/// the first `?` or `#` (a query's `a[]=1`, where no IP literal stands)
+/// and, when asked, a `#` past the first. The blanks around a value are
+/// its reader's to trim first (which leaves U+00A0: a browser trims only
+/// C0 controls and spaces).
 ///
 /// Mail's reading of a link attribute ([`Reading::link_value`],
 /// [`LinkReading::MAIL`]) and a document's (`doc`'s `as_browsers_read`,
@@ -299,8 +304,9 @@ impl LinkReading {
     /// `i` is read through this method, in order and with the same
     /// `passed`, which it updates.
     ///
-    /// Only ASCII bytes are removed, and only ASCII bytes are encoded: a
-    /// reading of UTF-8 is UTF-8. A link none of whose bytes
+    /// Only ASCII bytes are removed, and the bytes of a character are
+    /// kept alike or encoded alike (U+00A0's two): a reading of UTF-8 is
+    /// UTF-8. A link none of whose bytes
     /// [`LinkReading::may_read_otherwise`] is read as written.
     pub fn byte(
         self,
@@ -315,6 +321,9 @@ impl LinkReading {
             _ if authority.contains(&i) => LinkByte::Keep,
             b'#' if self.encode_second_hash && passed.fragment => LinkByte::Encode,
             b'[' | b']' if passed.query => LinkByte::Encode,
+            // U+00A0, whichever of its bytes this is.
+            NBSP_LEAD if link.get(i + 1) == Some(&NBSP_TRAIL) => LinkByte::Encode,
+            NBSP_TRAIL if i > 0 && link[i - 1] == NBSP_LEAD => LinkByte::Encode,
             _ if self.encodes(b) => LinkByte::Encode,
             _ => LinkByte::Keep,
         };
@@ -325,14 +334,15 @@ impl LinkReading {
         read
     }
 
-    /// Returns true if and only if [`LinkReading::byte`] may read `b`
-    /// otherwise than as written (remove or encode it) somewhere in a
-    /// link. A link without any such byte is read as written, and has no
-    /// blanks around it to trim (each blank is one). Mail's table of it
-    /// lets most links pass untouched; a test checks it against the rule.
+    /// Returns true if and only if [`LinkReading::byte`] may read `b`, or
+    /// the character it starts, otherwise than as written (remove or
+    /// encode it) somewhere in a link. A link without any such byte is
+    /// read as written, and has no blanks around it to trim (each blank
+    /// is one). Mail's table of it lets most links pass untouched; a test
+    /// checks it against the rule.
     #[cfg(any(feature = "mail", test))]
     pub const fn may_read_otherwise(self, b: u8) -> bool {
-        matches!(b, b'\t' | b'\n' | b'\r' | b'[' | b']')
+        matches!(b, b'\t' | b'\n' | b'\r' | b'[' | b']' | NBSP_LEAD)
             || b == b'#' && self.encode_second_hash
             || self.encodes(b)
     }
@@ -356,6 +366,12 @@ impl LinkReading {
         browser_encodes(b) && !(self.keep_quotes && matches!(b, b'"' | b'`'))
     }
 }
+
+/// The first of the two bytes of U+00A0 NO-BREAK SPACE in UTF-8.
+const NBSP_LEAD: u8 = 0xC2;
+
+/// The second of the two bytes of U+00A0 NO-BREAK SPACE in UTF-8.
+const NBSP_TRAIL: u8 = 0xA0;
 
 /// The byte `b` percent-encoded: `%` and two upper-case hex digits.
 pub(crate) const fn percent_encoded(b: u8) -> [u8; 3] {
@@ -725,6 +741,41 @@ mod tests {
         assert_eq!(text, r#"javascript:go("http://a.example/x?t=1",%207)"#);
     }
 
+    /// U+00A0 NO-BREAK SPACE (`&nbsp;`) in a link, or at its end, is read
+    /// as a browser reads it, `%C2%A0`, each half placed at the source of
+    /// its byte (both at an `&nbsp;`); in the host it is left, and the
+    /// scanner ends the URI there. Mail ended each such link at it
+    /// (`href="http://a.example/x&nbsp;y"` gave `http://a.example/x`: the
+    /// scanner reads U+00A0 as a space).
+    #[test]
+    #[cfg(feature = "mail")]
+    fn a_no_break_space_in_a_link_is_read_as_browsers_read_it() {
+        let read = |decoded: &str, written: &str| {
+            let mut value = Reading::default();
+            value.aligned(decoded.as_bytes(), written.as_bytes(), 100);
+            let mut out = Reading::default();
+            out.link_value(&value);
+            (String::from_utf8(out.text.clone()).unwrap(), out)
+        };
+        let (text, out) = read("http://a.example/x\u{a0}y", "http://a.example/x&nbsp;y");
+        assert_eq!(text, "http://a.example/x%C2%A0y");
+        assert_eq!(out.map.span(Span::new(18, 21)), Span::new(118, 124));
+        assert_eq!(out.map.span(Span::new(21, 24)), Span::new(118, 124));
+        assert_eq!(out.map.span(Span::new(24, 25)), Span::new(124, 125));
+        let (text, out) = read("http://a.example/x\u{a0}", "http://a.example/x\u{a0}");
+        assert_eq!(
+            text, "http://a.example/x%C2%A0",
+            "written as UTF-8, at the end"
+        );
+        assert_eq!(out.map.span(Span::new(18, 21)), Span::new(118, 119));
+        assert_eq!(out.map.span(Span::new(21, 24)), Span::new(119, 120));
+        let (text, _) = read(
+            " http://a.exa\u{a0}mple/p?q=1\u{a0}\u{a0}#\u{a0}\n",
+            " http://a.exa&nbsp;mple/p?q=1&nbsp;&nbsp;#&nbsp;\n",
+        );
+        assert_eq!(text, "http://a.exa\u{a0}mple/p?q=1%C2%A0%C2%A0#%C2%A0");
+    }
+
     /// The readings of links there are: mail's and a document's.
     const LINK_READINGS: &[LinkReading] = &[
         #[cfg(feature = "mail")]
@@ -743,12 +794,13 @@ mod tests {
     }
 
     /// A byte is read otherwise than as written only where
-    /// `may_read_otherwise` says it may be (mail's table of it lets links
-    /// without any pass untouched), wherever it stands: in the scheme, the
-    /// authority, the path, the query, the fragment, past a second `#`.
+    /// `may_read_otherwise` says it, or the character it continues, may
+    /// be (mail's table of it lets links without any pass untouched),
+    /// wherever it stands: in the scheme, the authority, the path, the
+    /// query, the fragment, past a second `#`, after U+00A0's first byte.
     #[test]
     fn bytes_are_read_otherwise_only_where_they_may_be() {
-        let before: [&[u8]; 7] = [
+        let before: [&[u8]; 8] = [
             b"",
             b"x",
             b"http://a",
@@ -756,14 +808,20 @@ mod tests {
             b"http://a/p?q",
             b"http://a/p#f",
             b"http://a/p?q#f#",
+            b"http://a/p\xc2",
         ];
         for &reading in LINK_READINGS {
             for b in 0..=255u8 {
                 for prefix in before {
                     let link = [prefix, &[b], b"/y"].concat();
                     let read = read_bytes(reading, &link)[prefix.len()];
+                    // The byte after the first of a character that may be.
+                    let continues = b & 0xc0 == 0x80
+                        && prefix
+                            .last()
+                            .is_some_and(|&p| p >= 0xc0 && reading.may_read_otherwise(p));
                     assert!(
-                        read == LinkByte::Keep || reading.may_read_otherwise(b),
+                        read == LinkByte::Keep || reading.may_read_otherwise(b) || continues,
                         "{reading:?} reads {b:#04x} after {prefix:?} as {read:?}"
                     );
                 }

@@ -433,6 +433,40 @@ fn a_value_after_a_lone_ampersand_is_placed_where_it_was_written() {
     });
 }
 
+/// A no-break space in a link (`&nbsp;`), within it or at its end, is
+/// read as a browser reads it, `%C2%A0`, in a document and in a mail's
+/// HTML part, whatever `--iri` says: mail ended the link at it
+/// (`href="http://a.example/x&nbsp;y"` gave `http://a.example/x`), and a
+/// document took it for an IRI's character (`--iri keep` printed it as
+/// written, invisible; `--iri off` left the link out, or cut it).
+#[test]
+fn a_no_break_space_in_a_link_is_read_as_browsers_read_it() {
+    let html =
+        "<a href=\"http://a.example/x&nbsp;y\">1</a>\n<a href=\"http://a.example/x&nbsp;\">2</a>\n";
+    let d = Dir::new();
+    d.create("page.html", html);
+    d.create(
+        "mail.eml",
+        &format!("From: a@b.example\nContent-Type: text/html\n\n{html}"),
+    );
+    for iri in ["uri", "keep", "off"] {
+        for (file, line) in [("page.html", 1), ("mail.eml", 4)] {
+            let got = d
+                .command()
+                .args(["-n", "--column", "--iri", iri, file])
+                .stdout();
+            assert_eq!(
+                got,
+                format!(
+                    "{line}:10:http://a.example/x%C2%A0y\n{}:10:http://a.example/x%C2%A0\n",
+                    line + 1
+                ),
+                "{file}, --iri {iri}"
+            );
+        }
+    }
+}
+
 /// A document larger than 16 MiB is read as plain text, with a warning
 /// (read whole, one takes 4 to 8 times its size): its absolute URIs are
 /// still found, its relative links not. One of 16 MiB is a document.

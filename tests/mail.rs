@@ -327,6 +327,30 @@ fn links_in_html_parts_are_read_whole_and_in_order() {
     );
 }
 
+/// A no-break space in an HTML link (`&nbsp;`, or the character itself),
+/// within it or at its end, is read as a browser reads it, `%C2%A0`, and
+/// the link comes whole, placed where it was written; in the host it ends
+/// the link, as a space does. Each link ended at it
+/// (`href="http://a.example/x&nbsp;y"` gave `http://a.example/x`).
+#[test]
+fn a_no_break_space_in_an_html_link_is_read_as_browsers_read_it() {
+    let message = "From: a@example.com\nSubject: t\nContent-Type: text/html; charset=utf-8\n\n\
+                   <a href=\"http://a.example/x&nbsp;y\">one</a>\n\
+                   <a href=\"http://a.example/x&nbsp;\">two</a> <img src=\"http://a.example/i\u{a0}.gif\">\n\
+                   <a href=\"http://a.example/p?q=1&nbsp;2#f&nbsp;g\">three</a>\n\
+                   <a href=\"http://a.exa&nbsp;mple/p\">four</a>\n";
+    assert_eq!(
+        scan(message.as_bytes()),
+        [
+            "5:10 text/html http://a.example/x%C2%A0y",
+            "6:10 text/html http://a.example/x%C2%A0",
+            "6:54 text/html http://a.example/i%C2%A0.gif",
+            "7:10 text/html http://a.example/p?q=1%C2%A02#f%C2%A0g",
+            "8:10 text/html http://a.exa",
+        ]
+    );
+}
+
 /// What mail mode finds in `message`, a line each: the part, the URI
 /// (no place: a forwarded message sent encoded is placed where its body
 /// starts).

@@ -71,7 +71,8 @@
 //!   inline literals and code roles are code; comments are not read.
 //! - **Links** are read as a browser reads them: ASCII tabs and line
 //!   breaks removed, and the characters RFC 3986 allows nowhere but
-//!   browsers take (a space, `|`, `"`, …; a query's `[`) percent-encoded
+//!   browsers take (a space, U+00A0 NO-BREAK SPACE, `|`, `"`, …; a
+//!   query's `[`) percent-encoded
 //!   (`<My File.md>` names `My%20File.md`); braces, `<` and `>` are left,
 //!   as a template's or a type's. Then they must parse as URI
 //!   references ([`UriRef`]), or as IRI references, which are reported as
@@ -465,8 +466,10 @@ pub fn find_links(
 /// (`href="https://a.example/docs/\n  page"`), and the characters that RFC
 /// 3986 allows nowhere but browsers take, percent-encoded: space
 /// (CommonMark's `[d](<My File.md>)`, rendered `My%20File.md`), `"`,
-/// `` ` ``, `|` (`?family=Roboto|Open+Sans`), `^`, and C0 controls and
-/// DEL; `[` and `]` too, past the first `?` or `#` (a query's `a[]=1`),
+/// `` ` ``, `|` (`?family=Roboto|Open+Sans`), `^`, C0 controls and DEL,
+/// and U+00A0 NO-BREAK SPACE (`&nbsp;`, which a browser does not trim
+/// either: `%C2%A0`, in every IRI mode, though RFC 3987 allows it in an
+/// IRI); `[` and `]` too, past the first `?` or `#` (a query's `a[]=1`),
 /// where no IP literal stands, and a `#` past the first (matrix.to's
 /// `#/#room:server`). Nothing is encoded in the authority: a host with a
 /// space is no host. What stays invalid (`%zz`, `\`, braces, `<` and `>`)
@@ -762,6 +765,36 @@ mod tests {
                 ("https://c.example/a%5Eb".into(), 1, 28),
             ]
         );
+    }
+
+    /// U+00A0 NO-BREAK SPACE (`&nbsp;`) past a link's host is read as a
+    /// browser reads it, `%C2%A0`, in every IRI mode: it was taken as an
+    /// IRI's character, so `--iri keep` gave the link with it as written
+    /// (`http://a.example/x&nbsp;` printed as `http://a.example/x` and an
+    /// invisible character) and `--iri off` none, or one cut before it.
+    #[test]
+    fn a_no_break_space_in_a_link_is_encoded_in_every_iri_mode() {
+        let html = "<a href=\"http://a.example/x&nbsp;y\">1</a>\n\
+                    <a href=\"http://a.example/x&nbsp;\">2</a>\n\
+                    <a href=\"/p?q=1&nbsp;2#f\u{a0}g\">3</a>\n";
+        for mode in [IriMode::Uri, IriMode::Keep, IriMode::Off] {
+            let scanner = Scanner::builder().iri(mode).build();
+            let found: Vec<(String, Option<String>)> =
+                find_links(&scanner, DocKind::Html, html.as_bytes(), None)
+                    .into_links()
+                    .into_iter()
+                    .map(|l| (l.uri().to_string(), l.found.iri().map(str::to_string)))
+                    .collect();
+            assert_eq!(
+                found,
+                [
+                    ("http://a.example/x%C2%A0y".to_string(), None),
+                    ("http://a.example/x%C2%A0".to_string(), None),
+                    ("/p?q=1%C2%A02#f%C2%A0g".to_string(), None),
+                ],
+                "{mode:?}"
+            );
+        }
     }
 
     /// A link written over lines in its markup is reported `wrapped`, as a
