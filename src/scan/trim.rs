@@ -149,7 +149,20 @@ impl CloseTable {
 const RULE_LINE: usize = 4;
 
 /// Returns the length of `candidate` (cut by the bracket rule already)
-/// once the sentence's punctuation is trimmed from its end.
+/// once the sentence's punctuation, and markup's square brackets after
+/// it, are trimmed from its end.
+///
+/// A `[` past where an IP literal may open (right after `//` or `@`)
+/// makes a URI invalid, and after a URI it is markup's: AsciiDoc's
+/// `https://example.org/page[Link text]`, BBCode's `[url]…[/url]`. So a
+/// `[…]` group that ends the candidate goes, and so does the rest from a
+/// `[` that no `]` closes (the run ended inside the brackets, at the
+/// link text's space), within the last [`MARKUP_TAIL`] bytes. A `[…]`
+/// followed by more of the URI (`…/a[1].jpg`, a query's `a[]=1&b=2`) is
+/// left: the URI is invalid as written, not cut into another; and so is
+/// a value written in brackets (`…;ord=[timestamp]`, a template's).
+/// *Judgement call:* `…?ids[]` loses its `[]`, which is rarer than the
+/// markup.
 ///
 /// Trailing `. , ; : ! ? *` go (so does `...`), and so do an opening `(`
 /// or `[` with nothing after it; a `'` goes unless the candidate holds
@@ -165,16 +178,25 @@ const RULE_LINE: usize = 4;
 /// # Invariants
 ///
 /// The result is at most `candidate.len()`, and only bytes from the end
-/// are removed; each is looked at once.
+/// are removed; each is looked at once or twice, and none before the last
+/// [`MARKUP_TAIL`] but the punctuation removed.
 pub fn trimmed_len(
     candidate: &[u8],
     emphasis: Option<u8>,
     mut quote_before: impl FnMut(usize) -> bool,
 ) -> usize {
     let mut end = candidate.len();
+    let tail = end.saturating_sub(MARKUP_TAIL);
     while end > 0 {
         let last = candidate[end - 1];
         let drop = match last {
+            b']' => match square_group_start(candidate, tail, end) {
+                Some(open) => {
+                    end = open;
+                    continue;
+                }
+                None => false,
+            },
             b'.' | b',' | b';' | b':' | b'!' | b'?' | b'*' | b'(' | b'[' => true,
             // Its partner must hold something between them: `''` is not
             // a pair inside the URI.
@@ -195,12 +217,63 @@ pub fn trimmed_len(
             _ => false,
         };
         if !drop {
-            break;
+            match unclosed_square_bracket(candidate, tail, end) {
+                Some(open) => {
+                    end = open;
+                    continue;
+                }
+                None => break,
+            }
         }
         end -= 1;
     }
     crate::work::examined(candidate.len() - end + 1);
     end
+}
+
+/// Returns true if and only if a `[` at `at` in `candidate` stands where
+/// an IP literal may open: right after `//`, or after a `@` (userinfo).
+fn may_open_ip_literal(candidate: &[u8], at: usize) -> bool {
+    candidate[..at].ends_with(b"//") || candidate[..at].ends_with(b"@")
+}
+
+/// How far back from a candidate's end markup's square brackets are
+/// looked for ([`trimmed_len`]): a link text, or a BBCode tag, is
+/// shorter; each candidate costs at most this much more, however many
+/// start in one run.
+const MARKUP_TAIL: usize = 256;
+
+/// Where the last `[` of `candidate[tail..end]` is, if no `]` follows it
+/// there and no IP literal may open there. Only the bytes after it are
+/// looked at.
+fn unclosed_square_bracket(candidate: &[u8], tail: usize, end: usize) -> Option<usize> {
+    let found = memchr::memrchr2(b'[', b']', &candidate[tail..end]);
+    crate::work::examined(found.map_or(end - tail, |p| end - tail - p));
+    let at = tail + found?;
+    (candidate[at] == b'[' && !may_open_ip_literal(candidate, at)).then_some(at)
+}
+
+/// Where the `[` that opens the `[…]` group that ends `candidate[..end]`
+/// (its last byte a `]`) is, if it is in `candidate[tail..end]` and no IP
+/// literal may open there. Only the group's bytes are looked at.
+fn square_group_start(candidate: &[u8], tail: usize, end: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    for i in (tail..end).rev() {
+        match candidate[i] {
+            b']' => depth += 1,
+            b'[' => {
+                depth -= 1;
+                if depth == 0 {
+                    crate::work::examined(end - i);
+                    let is_value = candidate[..i].ends_with(b"=");
+                    return (!is_value && !may_open_ip_literal(candidate, i)).then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    crate::work::examined(end - tail);
+    None
 }
 
 #[cfg(test)]
@@ -255,6 +328,20 @@ mod tests {
             ("http://x.org/?q=___", "http://x.org/?q=___"),
             ("http://x.org/a____", "http://x.org/a"),
             ("http://x.org/Setting_Up______.", "http://x.org/Setting_Up"),
+            // Markup's square brackets after a URI.
+            ("https://example.org/a[Example]", "https://example.org/a"),
+            ("https://example.org/c[]", "https://example.org/c"),
+            ("https://example.org/k[/url]", "https://example.org/k"),
+            ("https://example.org/p[Link", "https://example.org/p"),
+            ("https://example.org/p.[a[b]][c].", "https://example.org/p"),
+            ("https://x.org/#hatch[dropck]", "https://x.org/#hatch"),
+            ("http://x.org/a[1].jpg", "http://x.org/a[1].jpg"),
+            ("http://x.org/?a[]=1&b=2", "http://x.org/?a[]=1&b=2"),
+            ("http://x.org/a;ord=[timestamp]?", "http://x.org/a;ord=[timestamp]"),
+            ("http://[::1]", "http://[::1]"),
+            ("http://[::1]/[x]", "http://[::1]/"),
+            ("http://u@[::1]", "http://u@[::1]"),
+            ("http://[::1", "http://[::1"),
         ];
         for (input, want) in cases {
             assert_eq!(bare(input, None), want, "{input}");
