@@ -337,7 +337,10 @@ mod tests {
             ("https://x.org/#hatch[dropck]", "https://x.org/#hatch"),
             ("http://x.org/a[1].jpg", "http://x.org/a[1].jpg"),
             ("http://x.org/?a[]=1&b=2", "http://x.org/?a[]=1&b=2"),
-            ("http://x.org/a;ord=[timestamp]?", "http://x.org/a;ord=[timestamp]"),
+            (
+                "http://x.org/a;ord=[timestamp]?",
+                "http://x.org/a;ord=[timestamp]",
+            ),
             ("http://[::1]", "http://[::1]"),
             ("http://[::1]/[x]", "http://[::1]/"),
             ("http://u@[::1]", "http://u@[::1]"),
