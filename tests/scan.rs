@@ -581,7 +581,7 @@ fn a_template_is_an_invalid_candidate() {
 #[test]
 fn a_glued_run_that_fails_is_one_candidate() {
     t!(
-        "x http://a/http://b/http://c/[x y |http://d/|",
+        "x http://a/http://b/http://c/[x]y |http://d/|",
         ["http://d/"]
     );
     let scanner = Scanner::builder().report_invalid(true).build();
@@ -1493,5 +1493,40 @@ fn a_line_continuation_joins_a_wrapped_uri() {
             "http://c.example/d",
             "http://d.example/ef/g"
         ]
+    );
+}
+
+/// Square brackets after a bare URI are markup's: AsciiDoc's link text,
+/// BBCode's tags. A group followed by more of the URI, one written as a
+/// value, and one inside `<…>` leave the URI invalid, as written; a run of
+/// glued URIs has its brackets read for its first candidate only.
+#[test]
+fn markup_brackets_after_a_bare_uri_are_not_the_uris() {
+    t!(
+        "See |https://example.org/a|[Example], link:|https://example.org/b|[the B text] \
+         and |https://example.org/c|[].\n",
+        [
+            "https://example.org/a",
+            "https://example.org/b",
+            "https://example.org/c"
+        ]
+    );
+    t!(
+        "[url]|https://example.org/k?x=1&y=2|[/url] [img]|https://example.org/l.png|[/img] \
+         [url=|https://example.org/m|]text[/url]\n",
+        [
+            "https://example.org/k?x=1&y=2",
+            "https://example.org/l.png",
+            "https://example.org/m"
+        ]
+    );
+    t!(
+        "|http://[::1]/x|[y] and |http://u@[::1]|[z].\n",
+        ["http://[::1]/x", "http://u@[::1]"]
+    );
+    t!(
+        "http://x.org/a[1].jpg ?a[]=1 http://x.org/?a[]=1&b=2 \
+         http://x.org/ad;ord=[timestamp] <http://x.org/p[q]> \"http://x.org/r[s]\"\n",
+        []
     );
 }

@@ -173,9 +173,9 @@ pub fn shapes(len: u64) -> Vec<Case> {
         ),
         shape(
             "glued-bracket",
-            "`http://a/` x 7,000 then `[x ` (a trailing `[` is trimmed)",
+            "`http://a/` x 7,000 then `[x ` (markup's `[` and what follows it are trimmed: one URI)",
             glued("http://a/", 7_000, "[x "),
-            Expect::Nothing,
+            per_unit(1),
         ),
         shape(
             "glued-open-square",

@@ -395,7 +395,7 @@ impl Core<'_> {
                 let emphasis = opener.filter(|&b| b == b'_');
                 let run = &mut self.run;
                 let quote_before = |i: usize| run.has(hay, offset, b'\'', abs, abs + i);
-                let len = trimmed_len(&hay[start..cut], emphasis, quote_before);
+                let len = trimmed_len(&hay[start..cut], emphasis, false, quote_before);
                 if self.run.starts_at(abs) {
                     // Both rules read the next line once per run; a line
                     // continuation's `\` keeps the punctuation before it
@@ -415,7 +415,13 @@ impl Core<'_> {
         if c.is_empty_after_scheme(end) {
             return Ok(c.scheme.colon + 1);
         }
-        Ok(self.validate_bare(c, start..end, Flags::bare(delimiter), emit))
+        // Markup's square brackets after it are read for a bare URI, the
+        // first candidate of its run only, and not where a `<` opened (nor
+        // where quotes delimit it).
+        let markup_brackets =
+            delimiter == Delimiter::None && self.run.starts_at(abs) && opener != Some(b'<');
+        let flags = Flags::bare(delimiter);
+        Ok(self.validate_bare(c, start..end, flags, markup_brackets, emit))
     }
 
     /// The hyphen rule for a bare candidate whose URI bytes end in `-` at a
@@ -558,7 +564,7 @@ impl Core<'_> {
             Some(_) => (end, Delimiter::Quote),
             None => {
                 let text = &hay[c.start()..end];
-                let len = trimmed_len(text, None, |j| text[..j].contains(&b'\''));
+                let len = trimmed_len(text, None, false, |j| text[..j].contains(&b'\''));
                 (c.start() + len, Delimiter::None)
             }
         };
@@ -583,12 +589,15 @@ impl Core<'_> {
 
     /// Stage 4: the scheme's shape, what the run's failed candidates
     /// proved, then the parser. Reports the URI (or, on request, the first
-    /// invalid candidate of the run) and returns where to resume.
+    /// invalid candidate of the run) and returns where to resume. With
+    /// `markup_brackets`, a candidate that fails on a square bracket is
+    /// read again without markup's brackets after it.
     fn validate_bare<'h, R: Report<'h>>(
         &mut self,
         c: &Candidate<'_, 'h>,
         span: Range<usize>,
         flags: Flags,
+        markup_brackets: bool,
         emit: &mut Emit<'_, R>,
     ) -> usize {
         let (hay, offset) = (c.win.hay, c.win.offset);
@@ -618,6 +627,18 @@ impl Core<'_> {
                 end
             }
             Err(e) => {
+                // A bare URI that fails on a square bracket may be followed
+                // by markup's (`https://x.org/page[Link text]`, `[/url]`):
+                // read once more without them (see `trim::trimmed_len`). A
+                // valid one never costs this, nor does a glued candidate.
+                if markup_brackets && matches!(text.get(e.index), Some(b'[' | b']')) {
+                    let quote_before = |j: usize| text[..j].contains(&b'\'');
+                    let len = trimmed_len(text, None, true, quote_before);
+                    let end = span.start + len;
+                    if len < text.len() && !c.is_empty_after_scheme(end) {
+                        return self.validate_bare(c, span.start..end, flags, false, emit);
+                    }
+                }
                 if self.scanner.config.report_invalid && !self.run.reported_invalid {
                     self.run.reported_invalid = true;
                     let invalid = Valid {

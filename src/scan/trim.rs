@@ -154,13 +154,18 @@ const RULE_LINE: usize = 4;
 ///
 /// A `[` past where an IP literal may open (right after `//` or `@`)
 /// makes a URI invalid, and after a URI it is markup's: AsciiDoc's
-/// `https://example.org/page[Link text]`, BBCode's `[url]…[/url]`. So a
-/// `[…]` group that ends the candidate goes, and so does the rest from a
-/// `[` that no `]` closes (the run ended inside the brackets, at the
-/// link text's space), within the last [`MARKUP_TAIL`] bytes. A `[…]`
+/// `https://example.org/page[Link text]`, BBCode's `[url]…[/url]`. So,
+/// when `markup_brackets` asks it (the scanner does for a bare candidate
+/// that failed on a bracket, the first of its run only, so that a run
+/// costs [`MARKUP_TAIL`] more at most however many candidates are glued
+/// in it, and a valid URI nothing; and not after a `<`, whose `>` says
+/// where the URI ends), a `[…]` group that ends the
+/// candidate goes, and so does the rest from a `[` that no `]` closes (the
+/// run ended inside the brackets, at the link text's space), within the
+/// last [`MARKUP_TAIL`] bytes. A `[…]`
 /// followed by more of the URI (`…/a[1].jpg`, a query's `a[]=1&b=2`) is
 /// left: the URI is invalid as written, not cut into another; and so is
-/// a value written in brackets (`…;ord=[timestamp]`, a template's).
+/// a group written as a value (`…;ord=[timestamp]`, a template's).
 /// *Judgement call:* `…?ids[]` loses its `[]`, which is rarer than the
 /// markup.
 ///
@@ -183,14 +188,19 @@ const RULE_LINE: usize = 4;
 pub fn trimmed_len(
     candidate: &[u8],
     emphasis: Option<u8>,
+    markup_brackets: bool,
     mut quote_before: impl FnMut(usize) -> bool,
 ) -> usize {
     let mut end = candidate.len();
-    let tail = end.saturating_sub(MARKUP_TAIL);
+    // Where markup's brackets are looked for from (none when not asked).
+    let tail = match markup_brackets {
+        true => end.saturating_sub(MARKUP_TAIL),
+        false => end,
+    };
     while end > 0 {
         let last = candidate[end - 1];
         let drop = match last {
-            b']' => match square_group_start(candidate, tail, end) {
+            b']' if end > tail => match square_group_start(candidate, tail, end) {
                 Some(open) => {
                     end = open;
                     continue;
@@ -217,6 +227,9 @@ pub fn trimmed_len(
             _ => false,
         };
         if !drop {
+            if end <= tail {
+                break;
+            }
             match unclosed_square_bracket(candidate, tail, end) {
                 Some(open) => {
                     end = open;
@@ -246,6 +259,8 @@ const MARKUP_TAIL: usize = 256;
 /// Where the last `[` of `candidate[tail..end]` is, if no `]` follows it
 /// there and no IP literal may open there. Only the bytes after it are
 /// looked at.
+///
+/// `tail < end`.
 fn unclosed_square_bracket(candidate: &[u8], tail: usize, end: usize) -> Option<usize> {
     let found = memchr::memrchr2(b'[', b']', &candidate[tail..end]);
     crate::work::examined(found.map_or(end - tail, |p| end - tail - p));
@@ -256,6 +271,8 @@ fn unclosed_square_bracket(candidate: &[u8], tail: usize, end: usize) -> Option<
 /// Where the `[` that opens the `[…]` group that ends `candidate[..end]`
 /// (its last byte a `]`) is, if it is in `candidate[tail..end]` and no IP
 /// literal may open there. Only the group's bytes are looked at.
+///
+/// `tail < end`.
 fn square_group_start(candidate: &[u8], tail: usize, end: usize) -> Option<usize> {
     let mut depth = 0usize;
     for i in (tail..end).rev() {
@@ -284,7 +301,7 @@ mod tests {
     fn bare(s: &str, emphasis: Option<u8>) -> &str {
         let cut = &s.as_bytes()[..measure(s.as_bytes(), false).len];
         let quote_before = |i: usize| cut[..i].contains(&b'\'');
-        &s[..trimmed_len(cut, emphasis, quote_before)]
+        &s[..trimmed_len(cut, emphasis, true, quote_before)]
     }
 
     #[test]
@@ -350,6 +367,17 @@ mod tests {
             assert_eq!(bare(input, None), want, "{input}");
         }
         assert_eq!(bare("http://x.org/a_", Some(b'_')), "http://x.org/a");
+        // Punctuation past the window markup's brackets are looked for in
+        // (a review's panic).
+        for tail in [".".repeat(300), "_".repeat(300), ",".repeat(257)] {
+            assert_eq!(
+                bare(&format!("http://x.org/a{tail}"), None),
+                "http://x.org/a"
+            );
+        }
+        // Not asked: a `[…]` makes the URI invalid, as written.
+        let group = b"http://x.org/a[b]";
+        assert_eq!(trimmed_len(group, None, false, |_| false), group.len());
         assert_eq!(bare("http://x.org/a__", Some(b'_')), "http://x.org/a");
     }
 
