@@ -300,9 +300,10 @@ impl LinkReading {
 
     /// What is done with `link[i]`, where `authority` is the authority of
     /// `link` (offsets of `link`; empty when it has none) and `passed`
-    /// what this reading has passed in `link` so far: every byte before
-    /// `i` is read through this method, in order and with the same
-    /// `passed`, which it updates.
+    /// what this reading has passed in `link` so far: every ASCII byte
+    /// before `i` (the only ones that change it: `?` and `#`) is read
+    /// through this method, in order and with the same `passed`, which it
+    /// updates.
     ///
     /// Only ASCII bytes are removed, and the bytes of a character are
     /// kept alike or encoded alike (U+00A0's two): a reading of UTF-8 is
@@ -329,8 +330,6 @@ impl LinkReading {
         };
         passed.query |= matches!(b, b'?' | b'#');
         passed.fragment |= b == b'#';
-        // INVARIANT: the first `#` is passed with the first `?` or `#`.
-        debug_assert!(passed.query || !passed.fragment);
         read
     }
 
