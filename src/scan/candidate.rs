@@ -395,7 +395,7 @@ impl Core<'_> {
                 let emphasis = opener.filter(|&b| b == b'_');
                 let run = &mut self.run;
                 let quote_before = |i: usize| run.has(hay, offset, b'\'', abs, abs + i);
-                let len = trimmed_len(&hay[start..cut], emphasis, false, quote_before);
+                let len = trimmed_len(&hay[start..cut], emphasis, quote_before);
                 if self.run.starts_at(abs) {
                     // Both rules read the next line once per run; a line
                     // continuation's `\` keeps the punctuation before it
@@ -564,7 +564,7 @@ impl Core<'_> {
             Some(_) => (end, Delimiter::Quote),
             None => {
                 let text = &hay[c.start()..end];
-                let len = trimmed_len(text, None, false, |j| text[..j].contains(&b'\''));
+                let len = trimmed_len(text, None, |j| text[..j].contains(&b'\''));
                 (c.start() + len, Delimiter::None)
             }
         };
@@ -629,11 +629,10 @@ impl Core<'_> {
             Err(e) => {
                 // A bare URI that fails on a square bracket may be followed
                 // by markup's (`https://x.org/page[Link text]`, `[/url]`):
-                // read once more without them (see `trim::trimmed_len`). A
+                // read once more without them (see `trim::without_markup_brackets`). A
                 // valid one never costs this, nor does a glued candidate.
                 if markup_brackets && matches!(text.get(e.index), Some(b'[' | b']')) {
-                    let quote_before = |j: usize| text[..j].contains(&b'\'');
-                    let len = trimmed_len(text, None, true, quote_before);
+                    let len = trim::without_markup_brackets(text);
                     let end = span.start + len;
                     if len < text.len() && !c.is_empty_after_scheme(end) {
                         return self.validate_bare(c, span.start..end, flags, false, emit);

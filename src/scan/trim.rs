@@ -149,25 +149,7 @@ impl CloseTable {
 const RULE_LINE: usize = 4;
 
 /// Returns the length of `candidate` (cut by the bracket rule already)
-/// once the sentence's punctuation, and markup's square brackets after
-/// it, are trimmed from its end.
-///
-/// A `[` past where an IP literal may open (right after `//` or `@`)
-/// makes a URI invalid, and after a URI it is markup's: AsciiDoc's
-/// `https://example.org/page[Link text]`, BBCode's `[url]…[/url]`. So,
-/// when `markup_brackets` asks it (the scanner does for a bare candidate
-/// that failed on a bracket, the first of its run only, so that a run
-/// costs [`MARKUP_TAIL`] more at most however many candidates are glued
-/// in it, and a valid URI nothing; and not after a `<`, whose `>` says
-/// where the URI ends), a `[…]` group that ends the
-/// candidate goes, and so does the rest from a `[` that no `]` closes (the
-/// run ended inside the brackets, at the link text's space), within the
-/// last [`MARKUP_TAIL`] bytes. A `[…]`
-/// followed by more of the URI (`…/a[1].jpg`, a query's `a[]=1&b=2`) is
-/// left: the URI is invalid as written, not cut into another; and so is
-/// a group written as a value (`…;ord=[timestamp]`, a template's).
-/// *Judgement call:* `…?ids[]` loses its `[]`, which is rarer than the
-/// markup.
+/// once the sentence's punctuation is trimmed from its end.
 ///
 /// Trailing `. , ; : ! ? *` go (so does `...`), and so do an opening `(`
 /// or `[` with nothing after it; a `'` goes unless the candidate holds
@@ -183,30 +165,16 @@ const RULE_LINE: usize = 4;
 /// # Invariants
 ///
 /// The result is at most `candidate.len()`, and only bytes from the end
-/// are removed; each is looked at once or twice, and none before the last
-/// [`MARKUP_TAIL`] but the punctuation removed.
+/// are removed; each is looked at once.
 pub fn trimmed_len(
     candidate: &[u8],
     emphasis: Option<u8>,
-    markup_brackets: bool,
     mut quote_before: impl FnMut(usize) -> bool,
 ) -> usize {
     let mut end = candidate.len();
-    // Where markup's brackets are looked for from (none when not asked).
-    let tail = match markup_brackets {
-        true => end.saturating_sub(MARKUP_TAIL),
-        false => end,
-    };
     while end > 0 {
         let last = candidate[end - 1];
         let drop = match last {
-            b']' if end > tail => match square_group_start(candidate, tail, end) {
-                Some(open) => {
-                    end = open;
-                    continue;
-                }
-                None => false,
-            },
             b'.' | b',' | b';' | b':' | b'!' | b'?' | b'*' | b'(' | b'[' => true,
             // Its partner must hold something between them: `''` is not
             // a pair inside the URI.
@@ -227,21 +195,53 @@ pub fn trimmed_len(
             _ => false,
         };
         if !drop {
-            if end <= tail {
-                break;
-            }
-            match unclosed_square_bracket(candidate, tail, end) {
-                Some(open) => {
-                    end = open;
-                    continue;
-                }
-                None => break,
-            }
+            break;
         }
         end -= 1;
     }
     crate::work::examined(candidate.len() - end + 1);
     end
+}
+
+/// Returns the length of `candidate`, a bare candidate that failed on a
+/// square bracket, once markup's square brackets after the URI are
+/// trimmed from its end, with the sentence's punctuation around them
+/// ([`trimmed_len`]).
+///
+/// A `[` past where an IP literal may open (right after `//` or `@`)
+/// makes a URI invalid, and after a URI it is markup's: AsciiDoc's
+/// `https://example.org/page[Link text]`, BBCode's `[url]…[/url]`. So a
+/// `[…]` group that ends the candidate goes, and so does the rest from a
+/// `[` that no `]` closes (the run ended inside the brackets, at the link
+/// text's space), within the last [`MARKUP_TAIL`] bytes. A `[…]` followed
+/// by more of the URI (`…/a[1].jpg`, a query's `a[]=1&b=2`) is left: the
+/// URI is invalid as written, not cut into another; and so is a group
+/// written as a value (`…;ord=[timestamp]`, a template's). *Judgement
+/// call:* `…?ids[]` loses its `[]`, which is rarer than the markup.
+///
+/// The scanner asks it only of the first candidate of a run, and not in
+/// `<…>` or quotes, which say where the URI ends: a run costs
+/// [`MARKUP_TAIL`] more at most, however many candidates are glued in it,
+/// and a valid URI nothing.
+pub fn without_markup_brackets(candidate: &[u8]) -> usize {
+    let tail = candidate.len().saturating_sub(MARKUP_TAIL);
+    let first_quote = memchr::memchr(b'\'', candidate).unwrap_or(candidate.len());
+    crate::work::examined(first_quote);
+    let mut end = candidate.len();
+    loop {
+        end = trimmed_len(&candidate[..end], None, |i| first_quote < i);
+        if end <= tail {
+            return end;
+        }
+        let open = match candidate[end - 1] {
+            b']' => square_group_start(candidate, tail, end),
+            _ => unclosed_square_bracket(candidate, tail, end),
+        };
+        match open {
+            Some(open) => end = open,
+            None => return end,
+        }
+    }
 }
 
 /// Returns true if and only if a `[` at `at` in `candidate` stands where
@@ -251,7 +251,7 @@ fn may_open_ip_literal(candidate: &[u8], at: usize) -> bool {
 }
 
 /// How far back from a candidate's end markup's square brackets are
-/// looked for ([`trimmed_len`]): a link text, or a BBCode tag, is
+/// looked for ([`without_markup_brackets`]): a link text, or a BBCode tag, is
 /// shorter; each candidate costs at most this much more, however many
 /// start in one run.
 const MARKUP_TAIL: usize = 256;
@@ -301,7 +301,14 @@ mod tests {
     fn bare(s: &str, emphasis: Option<u8>) -> &str {
         let cut = &s.as_bytes()[..measure(s.as_bytes(), false).len];
         let quote_before = |i: usize| cut[..i].contains(&b'\'');
-        &s[..trimmed_len(cut, emphasis, true, quote_before)]
+        &s[..trimmed_len(cut, emphasis, quote_before)]
+    }
+
+    /// The URI a bare candidate that failed on a square bracket gives once
+    /// markup's brackets are trimmed.
+    fn without_markup(s: &str) -> &str {
+        let cut = &s.as_bytes()[..measure(s.as_bytes(), false).len];
+        &s[..without_markup_brackets(cut)]
     }
 
     #[test]
@@ -345,7 +352,19 @@ mod tests {
             ("http://x.org/?q=___", "http://x.org/?q=___"),
             ("http://x.org/a____", "http://x.org/a"),
             ("http://x.org/Setting_Up______.", "http://x.org/Setting_Up"),
-            // Markup's square brackets after a URI.
+        ];
+        for (input, want) in cases {
+            assert_eq!(bare(input, None), want, "{input}");
+        }
+        assert_eq!(bare("http://x.org/a_", Some(b'_')), "http://x.org/a");
+        assert_eq!(bare("http://x.org/a__", Some(b'_')), "http://x.org/a");
+        // Markup's brackets are not the sentence's: trimmed only on request.
+        assert_eq!(bare("http://x.org/a[b]", None), "http://x.org/a[b]");
+    }
+
+    #[test]
+    fn markup_brackets_after_a_uri_are_trimmed() {
+        let cases = [
             ("https://example.org/a[Example]", "https://example.org/a"),
             ("https://example.org/c[]", "https://example.org/c"),
             ("https://example.org/k[/url]", "https://example.org/k"),
@@ -364,21 +383,16 @@ mod tests {
             ("http://[::1", "http://[::1"),
         ];
         for (input, want) in cases {
-            assert_eq!(bare(input, None), want, "{input}");
+            assert_eq!(without_markup(input), want, "{input}");
         }
-        assert_eq!(bare("http://x.org/a_", Some(b'_')), "http://x.org/a");
         // Punctuation past the window markup's brackets are looked for in
         // (a review's panic).
         for tail in [".".repeat(300), "_".repeat(300), ",".repeat(257)] {
             assert_eq!(
-                bare(&format!("http://x.org/a{tail}"), None),
+                without_markup(&format!("http://x.org/a{tail}")),
                 "http://x.org/a"
             );
         }
-        // Not asked: a `[…]` makes the URI invalid, as written.
-        let group = b"http://x.org/a[b]";
-        assert_eq!(trimmed_len(group, None, false, |_| false), group.len());
-        assert_eq!(bare("http://x.org/a__", Some(b'_')), "http://x.org/a");
     }
 
     /// Found by the timing of `http://a/` followed by 60,000 `)`:

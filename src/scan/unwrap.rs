@@ -319,7 +319,7 @@ pub fn backslash_continuation(
         let goes_on = hay.get(end) == Some(&b'\\') && ends_line(hay, end + 1, cx.eof)?;
         let len = match goes_on {
             true => word.len(),
-            false => super::trim::trimmed_len(word, None, false, |j| word[..j].contains(&b'\'')),
+            false => super::trim::trimmed_len(word, None, |j| word[..j].contains(&b'\'')),
         };
         if !continues_after_backslash(&word[..len]) {
             break;
@@ -402,7 +402,7 @@ pub fn bare_continuation(
         return Ok(None);
     }
     let word = &hay[from..from + measured.len];
-    let len = super::trim::trimmed_len(word, None, false, |j| word[..j].contains(&b'\''));
+    let len = super::trim::trimmed_len(word, None, |j| word[..j].contains(&b'\''));
     let word = &word[..len];
     let reads_as_rest = word.first().is_some_and(u8::is_ascii_alphanumeric)
         && !word.contains(&b':')
