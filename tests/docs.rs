@@ -152,6 +152,46 @@ fn skip_code_leaves_out_examples() {
     assert_eq!(links(&["--skip-code"]), "https://b.example/d/x.html\n");
 }
 
+/// An AsciiDoc page's links (`fixtures/docs/guide/build.adoc`): link
+/// macros with attributes substituted and a `++…++` target are links; the
+/// listing block, the `[source]` paragraph, the literal paragraph and
+/// monospace are code; the comment line and block are not read.
+#[test]
+fn asciidoc_code_is_told_apart_and_its_macros_are_links() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/docs/guide/build.adoc");
+    let run = |args: &[&str]| {
+        TestCommand::new()
+            .args(["-n"])
+            .args(args)
+            .arg(&page)
+            .stdout()
+    };
+    assert_eq!(
+        run(&["--skip-code", "--base", "https://docs.example.org/guide/"]),
+        "2:https://github.com/example/example\n\
+         3:https://docs.example.org\n\
+         5:https://github.com/example/example\n\
+         5:https://docs.example.org\n\
+         6:https://docs.example.org/guide/getting_started__install.html\n\
+         7:https://docs.example.org/guide/changelog.html\n\
+         24:https://www.rfc-editor.org/rfc/rfc3986\n\
+         30:https://img.shields.io/badge/build-passing-green.svg\n"
+    );
+    let all = run(&[]);
+    for code in [
+        "14:https://github.com/example/example.git\n",
+        "19:https://httpbin.org/get\n",
+        "21:http://localhost:8080/health\n",
+        "23:http://localhost:8000\n",
+    ] {
+        assert!(all.contains(code), "{code}{all}");
+    }
+    assert!(
+        !all.contains("mirror.example") && !all.contains("draft.example"),
+        "{all}"
+    );
+}
+
 /// A reST page's links (`fixtures/docs/guide/usage.rst`): what
 /// `--skip-code` keeps is what docutils makes links of and its text
 /// holds; its literal block, code directive, doctest and inline literal

@@ -42,7 +42,8 @@ pub struct Options {
 /// ``relative``, ``fragments``, ``skip_code``.
 #[derive(Clone, Debug, Default)]
 pub struct DocArgs {
-    /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, `"xml"`, `"rst"`, or
+    /// `None` (plain text or mail), `"html"`, `"markdown"`, `"man"`, `"xml"`, `"rst"`,
+    /// `"asciidoc"`, or
     /// `"auto"` (by `file_name`, as the command line's `--doc-mode auto`).
     pub doc: Option<String>,
     /// The name of the file scanned, when there is one.
@@ -61,6 +62,7 @@ pub fn kind_name(kind: DocKind) -> &'static str {
         DocKind::Man => "man",
         DocKind::Xml => "xml",
         DocKind::Rst => "rst",
+        DocKind::AsciiDoc => "asciidoc",
     }
 }
 
@@ -82,6 +84,7 @@ impl DocOptions {
             Some("man") => Some(DocKind::Man),
             Some("xml") => Some(DocKind::Xml),
             Some("rst") => Some(DocKind::Rst),
+            Some("asciidoc") => Some(DocKind::AsciiDoc),
             Some("auto") => match &args.file_name {
                 Some(name) => DocKind::from_file_name(name),
                 None => {
@@ -92,7 +95,7 @@ impl DocOptions {
             },
             Some(other) => {
                 return Err(PyValueError::new_err(format!(
-                    "doc must be None, 'html', 'markdown', 'man', 'xml' or 'rst', not {other:?}"
+                    "doc must be None, 'html', 'markdown', 'man', 'xml', 'rst' or 'asciidoc', not {other:?}"
                 )))
             }
         };

@@ -38,7 +38,8 @@ use crate::uri::UriRef;
 ///
 /// ``doc`` reads the input as a document: ``"html"``, ``"markdown"``,
 /// ``"man"`` (roff source; read as text unless it starts like roff),
-/// ``"xml"`` (references decoded) or ``"rst"`` (reStructuredText), as
+/// ``"xml"`` (references decoded), ``"rst"`` (reStructuredText) or
+/// ``"asciidoc"``, as
 /// the command line reads a file of that type (``doc_kind`` gives the
 /// type of a file's name). A document gives the links its markup names
 /// and the URIs its text holds; relative links are resolved against
@@ -243,9 +244,9 @@ fn iter_scan(
 
 /// The kind of document the command line reads a file named as ``path``
 /// as (``--doc-mode auto``): ``"html"``, ``"markdown"``, ``"man"``,
-/// ``"xml"``, ``"rst"``, or ``None`` for text. Only the name counts
-/// (ripgrep's file types ``html``, ``markdown``, ``man``, ``xml``, ``svg``
-/// and ``rst``); the file
+/// ``"xml"``, ``"rst"``, ``"asciidoc"``, or ``None`` for text. Only the
+/// name counts (ripgrep's file types ``html``, ``markdown``, ``man``,
+/// ``xml``, ``svg``, ``rst`` and ``asciidoc``, but ``*.asc``); the file
 /// need not exist. Give the result to
 /// ``scan``'s ``doc`` when the bytes of a named file are at hand (a
 /// Spark ``binaryFile`` row).

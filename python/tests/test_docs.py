@@ -156,3 +156,26 @@ def test_rst_is_read_with_its_code_and_links_told_apart():
         "https://docs.example.org/guide/install.html",
         "https://target.example/a/b.html",
     ]
+
+
+def test_asciidoc_is_read_with_its_code_and_links_told_apart():
+    adoc = (
+        b":url-docs: https://docs.example.org/v2\n\n"
+        b"Read link:{url-docs}/guide.html[the guide] or link:++https://x.example/a_b_c++[X].\n\n"
+        b"----\ncurl https://api.example.com/v1\n----\n\n"
+        b"// https://comment.example/\n"
+    )
+    assert uriscan.doc_kind("README.adoc") == "asciidoc"
+    assert uriscan.doc_kind("key.asc") is None
+    found = uriscan.scan(adoc, doc="asciidoc")
+    assert [(f.uri, f.line, f.in_code) for f in found] == [
+        ("https://docs.example.org/v2", 1, False),
+        ("https://docs.example.org/v2/guide.html", 3, False),
+        ("https://x.example/a_b_c", 3, False),
+        ("https://api.example.com/v1", 6, True),
+    ]
+    assert [f.uri for f in uriscan.scan(adoc, doc="asciidoc", skip_code=True)] == [
+        "https://docs.example.org/v2",
+        "https://docs.example.org/v2/guide.html",
+        "https://x.example/a_b_c",
+    ]

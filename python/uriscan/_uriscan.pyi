@@ -6,7 +6,7 @@ from typing import BinaryIO, Iterator, Literal, Optional, Protocol, Union
 __version__: str
 
 Hyphen = Literal["keep", "drop", "both"]
-DocKind = Literal["html", "markdown", "man", "xml", "rst"]
+DocKind = Literal["html", "markdown", "man", "xml", "rst", "asciidoc"]
 # What ``open`` takes as a file's path (typeshed's name).
 StrOrBytesPath = Union[str, bytes, "os.PathLike[str]", "os.PathLike[bytes]"]
 

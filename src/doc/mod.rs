@@ -108,6 +108,8 @@
 //!
 //! [`UriRef`]: crate::UriRef
 
+mod asciidoc;
+mod lines;
 mod man;
 mod markdown;
 mod rst;
@@ -139,6 +141,8 @@ pub enum DocKind {
     Xml,
     /// reStructuredText (`*.rst`).
     Rst,
+    /// AsciiDoc (`*.adoc`, `*.asciidoc`).
+    AsciiDoc,
 }
 
 impl DocKind {
@@ -182,6 +186,7 @@ impl DocKind {
             b"xml" | b"dtd" | b"xsl" | b"xslt" | b"xsd" | b"xjb" | b"rng" | b"sch" | b"xhtml"
             | b"svg" => Some(DocKind::Xml),
             b"rst" => Some(DocKind::Rst),
+            b"adoc" | b"asciidoc" => Some(DocKind::AsciiDoc),
             [section] if section.is_ascii_digit() || b"lnpx".contains(section) => {
                 Some(DocKind::Man)
             }
@@ -372,6 +377,7 @@ pub fn find_links(
         DocKind::Man => man::read(doc),
         DocKind::Xml => xml::read(doc),
         DocKind::Rst => rst::read(doc),
+        DocKind::AsciiDoc => asciidoc::read(doc),
     };
     let lines = Lines::new(doc);
     let embedded = reading

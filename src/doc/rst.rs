@@ -35,6 +35,7 @@
 
 use std::ops::Range;
 
+use super::lines::{Line, NextMatch};
 use crate::reading::{Reading, Reference};
 use crate::span::Span;
 
@@ -49,54 +50,6 @@ pub(crate) fn read(rst: &[u8]) -> Reading {
     };
     reader.blocks();
     reader.out
-}
-
-/// One line of the source, with its offsets in it.
-#[derive(Clone, Copy, Debug)]
-struct Line {
-    /// Where it starts.
-    start: usize,
-    /// Where its text starts, past its indentation.
-    text: usize,
-    /// Where its text ends (before trailing blanks and `\r\n` or `\n`).
-    end: usize,
-    /// Where the next line starts.
-    next: usize,
-    /// Its indentation, in columns (a tab to the next multiple of 8).
-    indent: usize,
-}
-
-impl Line {
-    /// The line of `src` that starts at `start` (`start < src.len()`).
-    fn at(src: &[u8], start: usize) -> Line {
-        let next = memchr::memchr(b'\n', &src[start..]).map_or(src.len(), |p| start + p + 1);
-        let mut indent = 0;
-        let mut text = start;
-        while text < next {
-            match src[text] {
-                b' ' => indent += 1,
-                b'\t' => indent = (indent / 8 + 1) * 8,
-                _ => break,
-            }
-            text += 1;
-        }
-        let mut end = next;
-        while end > text && src[end - 1].is_ascii_whitespace() {
-            end -= 1;
-        }
-        crate::work::examined(next - start);
-        Line {
-            start,
-            text,
-            end,
-            next,
-            indent,
-        }
-    }
-
-    fn is_blank(&self) -> bool {
-        self.text == self.end
-    }
 }
 
 /// Returns true if the content of the directive `name` is code: shown
@@ -625,39 +578,6 @@ fn starts_inline_markup(src: &[u8], from: usize, tick: usize) -> bool {
     }
 }
 
-/// The first place at or after an offset where a search finds what it
-/// looks for, remembered: asked of offsets that never decrease, it
-/// searches each byte once (an inline literal opened and never closed,
-/// again and again, would otherwise search to the paragraph's end each
-/// time).
-struct NextMatch<F: Fn(usize) -> Option<usize>> {
-    search: F,
-    /// The search last made: from where, and what it found.
-    from: usize,
-    found: Option<usize>,
-}
-
-impl<F: Fn(usize) -> Option<usize>> NextMatch<F> {
-    fn new(search: F) -> Self {
-        NextMatch {
-            search,
-            from: usize::MAX,
-            found: None,
-        }
-    }
-
-    /// What `search(from)` returns, searched again only when the last
-    /// search does not tell it.
-    fn at_or_after(&mut self, from: usize) -> Option<usize> {
-        let told = self.from <= from && self.found.is_none_or(|f| from <= f);
-        if !told {
-            self.from = from;
-            self.found = (self.search)(from);
-        }
-        self.found
-    }
-}
-
 /// Returns true if inline markup may end before `at`, in text that ends at
 /// `to`: at the text's end, or before whitespace or punctuation that may
 /// follow it (reST's inline markup recognition rules; any byte of a
@@ -750,37 +670,11 @@ fn embedded_start(src: &[u8], content: Range<usize>) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::lines::{assert_well_placed, shown};
     use super::*;
 
-    /// The text of `rst` as read, with each code stretch in `[…]`, and the
-    /// links: each value, where it is written and its label's text.
     fn read_str(rst: &str) -> (String, Vec<(String, String, Option<String>)>) {
-        let reading = read(rst.as_bytes());
-        let mut text = String::new();
-        for (i, &b) in reading.text.iter().enumerate() {
-            if reading.code.iter().any(|c| c.start == i) {
-                text.push('[');
-            }
-            text.push(char::from(b));
-            if reading.code.iter().any(|c| c.end == i + 1) {
-                text.push(']');
-            }
-        }
-        let mut links: Vec<_> = reading
-            .refs
-            .iter()
-            .map(|r| {
-                (
-                    r.value.clone(),
-                    rst[r.source.start..r.source.end].to_string(),
-                    r.label.map(|l| {
-                        String::from_utf8_lossy(&reading.text[l.start..l.end]).into_owned()
-                    }),
-                )
-            })
-            .collect();
-        links.sort();
-        (text, links)
+        shown(rst, &read(rst.as_bytes()))
     }
 
     #[test]
@@ -1100,21 +994,7 @@ mod tests {
             }
             let shown = String::from_utf8_lossy(&doc);
             let r = read(&doc);
-            for (i, &b) in r.text.iter().enumerate() {
-                let (s, e) = r.map.byte(i);
-                assert!(s <= e && e <= doc.len(), "{shown:?} {i}");
-                if e == s + 1 {
-                    assert_eq!(doc[s], b, "{shown:?} {i}");
-                }
-            }
-            assert!(
-                r.code.windows(2).all(|w| w[0].end <= w[1].start),
-                "{shown:?}"
-            );
-            assert!(r
-                .code
-                .iter()
-                .all(|c| c.start < c.end && c.end <= r.text.len()));
+            assert_well_placed(&doc, &r, &shown);
             for link in &r.refs {
                 let written = &doc[link.source.start..link.source.end];
                 if written.contains(&b'\\') {

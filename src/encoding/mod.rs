@@ -196,7 +196,9 @@ impl TextEncoding {
             _ if self.0 != Mode::Auto || Encoding::for_bom(head).is_some() => None,
             Some(DocKind::Html) => declared::by_html(head),
             Some(DocKind::Xml) => declared::by_xml(head),
-            Some(DocKind::Markdown | DocKind::Man | DocKind::Rst) | None => None,
+            Some(DocKind::Markdown | DocKind::Man | DocKind::Rst | DocKind::AsciiDoc) | None => {
+                None
+            }
         };
         let Some(declared) = declared else {
             return self.decoding_for(head);

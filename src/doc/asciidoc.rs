@@ -1,0 +1,899 @@
+//! What a reader sees of an AsciiDoc document (`*.adoc`, `*.asciidoc`):
+//! its text with code told apart and comments left out, and the links its
+//! macros name. A link checker fed a project's docs wants the links a
+//! reader can follow, not the hosts of its examples.
+//!
+//! One pass over the lines, as Asciidoctor reads them, for what bears on
+//! links (the rest is text, scanned as it is written):
+//!
+//! - **Code**: listing (`----`), literal (`....`) and fenced (```` ``` ````)
+//!   blocks; a paragraph or open block (`--`) styled `[source…]`,
+//!   `[listing]` or `[literal]`; a literal paragraph (its first line
+//!   indented, and not a list item); monospace text (`` `…` ``,
+//!   ``` ``…`` ```, and `` `+…+` ``, whose marks are not its text).
+//! - **Comments** (`//` lines, `////` blocks, a `[comment]` paragraph or
+//!   open block) are not read, as an HTML comment is not.
+//! - **Links**: the target of a `link:` macro (`link:https://…[text]`,
+//!   `link:++https://…++[text]` for one with characters AsciiDoc would
+//!   read otherwise), of an image (`image:…[alt]`, `image::…[alt]`), and
+//!   an attribute reference followed by a link's text
+//!   (`{url-home}[Home]`), each with the attributes defined before it
+//!   (`:url-home: https://…`) substituted. A link's text is its label. A
+//!   URL written out, with its text in brackets (`https://x.org[Text]`)
+//!   or not, is the scanner's.
+//! - **Passthroughs** (`+…+`, `++…++`, `+++…+++`): their content is text
+//!   without the marks, read no further.
+//!
+//! Inline marks are read as Asciidoctor reads constrained ones: a mark
+//! opens after a byte that is not a word's (nor `;`, `:`, a quote or a
+//! backquote) and before one that is not blank, and closes before a byte
+//! that is not a word's, within the paragraph (``` `` ``` closes before
+//! any). That goes for `++` and
+//! `+++` too, which Asciidoctor opens anywhere: `C++ and C++` and
+//! `https://x.org/c++/a++` are no passthroughs here.
+//!
+//! *Judgement calls:* `xref:` and `<<…>>` name documents and sections,
+//! not URIs, and `include::` names a file the document is built from: none
+//! is a link. An attribute reference is substituted only where it makes a
+//! link (a macro's target, `{name}[text]`); elsewhere the URI is found
+//! where the attribute is defined, once. `*.asc`, which ripgrep's
+//! `asciidoc` type also names, is left as text: it names PGP armor at
+//! least as often (every `*.asc` on the machine this was written on was a
+//! key).
+
+use std::collections::HashMap;
+use std::ops::Range;
+
+use super::lines::{Line, NextMatch};
+use crate::reading::{Reading, Reference};
+use crate::span::Span;
+
+/// Returns what a reader sees of the AsciiDoc source `adoc`.
+pub(crate) fn read(adoc: &[u8]) -> Reading {
+    let mut reader = Reader {
+        src: adoc,
+        out: Reading {
+            text: Vec::with_capacity(adoc.len()),
+            ..Reading::default()
+        },
+        attributes: HashMap::new(),
+    };
+    reader.blocks();
+    reader.out
+}
+
+/// What a delimited block holds, by its delimiter line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Block {
+    /// Code: a listing, literal or fenced block, or an open block styled
+    /// as code.
+    Code,
+    /// A comment block: not read.
+    Comment,
+    /// A passthrough block (`++++`): text, read as written.
+    Pass,
+    /// A block of AsciiDoc (example, sidebar, quote, open, table): its
+    /// lines are read as any others.
+    Nested,
+}
+
+/// The style a block attribute line (`[source,python]`) gives the block
+/// after it, as far as links go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Style {
+    Code,
+    Comment,
+}
+
+struct Reader<'a> {
+    src: &'a [u8],
+    out: Reading,
+    /// The attributes defined so far (`:name: value`), by name.
+    /// Their values have the attributes defined before them substituted.
+    attributes: HashMap<&'a [u8], Vec<u8>>,
+}
+
+impl<'a> Reader<'a> {
+    /// The line that starts at `start`, if the source goes on there.
+    fn line(&self, start: usize) -> Option<Line> {
+        (start < self.src.len()).then(|| Line::at(self.src, start))
+    }
+
+    /// Reads the lines, block by block. Every function that reads a block
+    /// returns where the line after it starts, so that each line is looked
+    /// at a bounded number of times.
+    fn blocks(&mut self) {
+        let src = self.src;
+        let mut at = 0;
+        // The style the last block attribute line gave the next block.
+        let mut style: Option<Style> = None;
+        // Whether the line starts a block: the first of the document, or
+        // one after a blank line or a delimited block.
+        let mut starts_block = true;
+        while let Some(line) = self.line(at) {
+            if line.is_blank() {
+                self.copy(line.start, line.next);
+                at = line.next;
+                starts_block = true;
+                style = None;
+                continue;
+            }
+            let text = &src[line.text..line.end];
+            if line.indent == 0 {
+                if let Some(block) = delimiter(text, style) {
+                    at = self.delimited(line, block);
+                    starts_block = true;
+                    style = None;
+                    continue;
+                }
+                if text.starts_with(b"//") {
+                    self.out.separator(b'\n', line.start);
+                    at = line.next;
+                    continue;
+                }
+                if is_block_attribute_line(text) {
+                    style = block_style(text).or(style);
+                    self.copy(line.start, line.next);
+                    at = line.next;
+                    starts_block = true;
+                    continue;
+                }
+                if starts_block && is_title(text) {
+                    // A title is a line of its own; the document's is
+                    // followed by its header (attribute entries).
+                    self.inline(line.start, line.next);
+                    at = line.next;
+                    continue;
+                }
+                if let Some((name, value)) = attribute_entry(src, &line) {
+                    let value = self.substituted(&src[value]);
+                    self.attributes.insert(&src[name], value);
+                    self.inline(line.start, line.next);
+                    at = line.next;
+                    continue;
+                }
+            }
+            let end = self.paragraph_end(line);
+            let literal = line.indent > 0 && !is_list_item(text);
+            match style.take() {
+                _ if !starts_block => self.inline(line.start, end),
+                Some(Style::Comment) => self.out.separator(b'\n', line.start),
+                Some(Style::Code) => self.code(line.start, end),
+                None if literal => self.code(line.start, end),
+                None => self.inline(line.start, end),
+            }
+            at = end;
+            starts_block = false;
+        }
+    }
+
+    /// Where the paragraph whose first line is `first` ends: at a blank
+    /// line, a delimiter, a block attribute line or a comment line, at the
+    /// margin.
+    fn paragraph_end(&self, first: Line) -> usize {
+        let mut at = first.next;
+        while let Some(line) = self.line(at) {
+            let text = &self.src[line.text..line.end];
+            let ends = line.is_blank()
+                || line.indent == 0
+                    && (delimiter(text, None).is_some()
+                        || text.starts_with(b"//")
+                        || is_block_attribute_line(text));
+            if ends {
+                break;
+            }
+            at = line.next;
+        }
+        at
+    }
+
+    /// Reads the delimited block whose opening line is `open`, up to the
+    /// same line at the margin (or to the end): returns where the line
+    /// after it starts. A nested block's lines are left to be read.
+    fn delimited(&mut self, open: Line, block: Block) -> usize {
+        if block == Block::Nested {
+            self.copy(open.start, open.next);
+            return open.next;
+        }
+        let delimiter = &self.src[open.text..open.end];
+        // A fenced block opens with its language (```` ```rust ````) and
+        // closes with the backquotes alone.
+        let closing = if delimiter.starts_with(b"```") {
+            &b"```"[..]
+        } else {
+            delimiter
+        };
+        let mut close = None;
+        let mut at = open.next;
+        while let Some(line) = self.line(at) {
+            if line.indent == 0 && &self.src[line.text..line.end] == closing {
+                close = Some(line);
+                break;
+            }
+            at = line.next;
+        }
+        let (content_end, end) =
+            close.map_or((self.src.len(), self.src.len()), |l| (l.start, l.next));
+        match block {
+            Block::Comment => self.out.separator(b'\n', open.start),
+            Block::Code => {
+                self.copy(open.start, open.next);
+                self.code(open.next, content_end);
+                self.copy(content_end, end);
+            }
+            Block::Pass | Block::Nested => self.copy(open.start, end),
+        }
+        end
+    }
+
+    /// Appends `src[from..to]` as it is.
+    fn copy(&mut self, from: usize, to: usize) {
+        self.out.copy(&self.src[from..to], from);
+    }
+
+    /// Appends `src[from..to]` as code.
+    fn code(&mut self, from: usize, to: usize) {
+        let start = self.out.text.len();
+        self.copy(from, to);
+        if self.out.text.len() > start {
+            self.out.mark_code(start);
+        }
+    }
+
+    /// Appends the text `src[from..to]` (whole lines) with its inline
+    /// markup read: monospace is code, a passthrough's content is text
+    /// without its marks, a link macro is a link with its text as label.
+    fn inline(&mut self, from: usize, to: usize) {
+        let src = self.src;
+        let mut copied = from;
+        let mut at = from;
+        // The closes of `` ` ``, ``` `` ```, `+`, `++` and `+++`.
+        let mut closes = [(b'`', 1), (b'`', 2), (b'+', 1), (b'+', 2), (b'+', 3)]
+            .map(|(mark, run)| NextMatch::new(move |k| close_of(src, mark, run, k, to)));
+        while let Some(p) = src[at..to]
+            .iter()
+            .position(|&b| matches!(b, b'`' | b'+' | b':' | b'{'))
+        {
+            crate::work::examined(p + 1);
+            let k = at + p;
+            at = k + 1;
+            let escaped = k > from && src[k - 1] == b'\\';
+            match src[k] {
+                b':' => {
+                    let Some(macro_start) = macro_name_before(src, from, k) else {
+                        continue;
+                    };
+                    if macro_start > from && src[macro_start - 1] == b'\\' {
+                        continue;
+                    }
+                    let Some(m) = self.link_macro(k + 1, to) else {
+                        continue;
+                    };
+                    self.copy(copied, macro_start);
+                    copied = m.end;
+                    self.link(m, src[macro_start] == b'l');
+                    at = copied;
+                }
+                b'{' => {
+                    let Some(m) = self.attribute_link(k, to) else {
+                        continue;
+                    };
+                    if escaped {
+                        continue;
+                    }
+                    self.copy(copied, k);
+                    copied = m.end;
+                    self.link(m, true);
+                    at = copied;
+                }
+                mark => {
+                    if escaped || !opens_constrained(src, from, k) {
+                        continue;
+                    }
+                    // `` `…` ``, ``` ``…`` ```, `+…+`, `++…++`, `+++…+++`.
+                    let run = src[k..to]
+                        .iter()
+                        .take(3)
+                        .take_while(|&&b| b == mark)
+                        .count();
+                    let run = if mark == b'`' { run.min(2) } else { run };
+                    let content_start = k + run;
+                    let which = usize::from(mark == b'+') * 2 + run - 1;
+                    let close = closes[which].at_or_after(content_start);
+                    let Some(close) = close else {
+                        at = content_start;
+                        continue;
+                    };
+                    crate::work::examined(close - content_start);
+                    self.copy(copied, k);
+                    self.out.separator(b' ', k);
+                    if mark == b'`' {
+                        let content = &src[content_start..close];
+                        let literal = content.len() > 2
+                            && content.starts_with(b"+")
+                            && content.ends_with(b"+");
+                        let shift = usize::from(literal);
+                        self.code(content_start + shift, close - shift);
+                    } else {
+                        self.copy(content_start, close);
+                    }
+                    self.out.separator(b' ', close);
+                    copied = close + run;
+                    at = copied;
+                }
+            }
+        }
+        self.copy(copied, to);
+    }
+
+    /// The link macro whose target starts at `target` (past `link:`,
+    /// `image:` or `image::`): `TARGET[TEXT]` or `++TARGET++[TEXT]` within
+    /// `..to`, the target without blanks.
+    fn link_macro(&self, target: usize, to: usize) -> Option<Macro> {
+        let src = self.src;
+        let target = target + usize::from(src.get(target) == Some(&b':'));
+        let (written, open) = if src[target..to].starts_with(b"++") {
+            let p = memchr::memmem::find(&src[target + 2..to], b"++")?;
+            crate::work::examined(p);
+            (target + 2..target + 2 + p, target + 4 + p)
+        } else {
+            let len = src[target..to]
+                .iter()
+                .position(|&b| b == b'[' || b.is_ascii_whitespace())
+                .unwrap_or(to - target);
+            crate::work::examined(len);
+            (target..target + len, target + len)
+        };
+        if written.is_empty() || src.get(open) != Some(&b'[') {
+            return None;
+        }
+        self.macro_text(written, open, to)
+    }
+
+    /// The link written `{name}[TEXT]` at `brace`, `name` an attribute
+    /// defined before it.
+    fn attribute_link(&self, brace: usize, to: usize) -> Option<Macro> {
+        let src = self.src;
+        let len = src[brace + 1..to]
+            .iter()
+            .take(64)
+            .position(|&b| b == b'}')?;
+        let close = brace + 1 + len;
+        if !self.attributes.contains_key(&src[brace + 1..close])
+            || src.get(close + 1) != Some(&b'[')
+        {
+            return None;
+        }
+        self.macro_text(brace..close + 1, close + 1, to)
+    }
+
+    /// The macro whose target is written at `written`, whose text opens
+    /// with the `[` at `open`, up to its `]` within `..to`.
+    fn macro_text(&self, written: Range<usize>, open: usize, to: usize) -> Option<Macro> {
+        let src = self.src;
+        let mut k = open + 1;
+        loop {
+            let p = memchr::memchr2(b']', b'\\', &src[k..to])?;
+            crate::work::examined(p + 1);
+            let b = k + p;
+            if src[b] == b']' {
+                return Some(Macro {
+                    target: written,
+                    text: open + 1..b,
+                    end: b + 1,
+                });
+            }
+            k = b + 2;
+            if k >= to {
+                return None;
+            }
+        }
+    }
+
+    /// Appends the link macro `m`: its target is a link, with the
+    /// attributes it names substituted; its text, if `labelled` (a link's,
+    /// not an image's alternative text), is the link's label, and text in
+    /// any case.
+    fn link(&mut self, m: Macro, labelled: bool) {
+        let src = self.src;
+        self.out.separator(b' ', m.target.start);
+        let start = self.out.text.len();
+        // The text up to a `,` names it (`[Text,window=_blank]`), a final
+        // `^` opens it in a new window; the rest is attributes.
+        let text = &src[m.text.clone()];
+        let shown = match text.first() {
+            Some(b'"') => memchr::memchr(b'"', &text[1..]).map_or(text.len(), |p| p + 2),
+            _ => memchr::memchr(b',', text).unwrap_or(text.len()),
+        };
+        self.copy(m.text.start, m.text.start + shown);
+        let label = Span::new(start, self.out.text.len());
+        self.copy(m.text.start + shown, m.text.end);
+        self.out.separator(b' ', m.end - 1);
+        let value = self.substituted(&src[m.target.clone()]);
+        self.out.refs.push(Reference {
+            value: String::from_utf8_lossy(&value).into_owned(),
+            source: Span::new(m.target.start, m.target.end),
+            label: (labelled && label.start < label.end).then_some(label),
+        });
+    }
+
+    /// `target` with each reference to an attribute defined so far
+    /// (`{name}`) replaced by its value; an undefined one is left as it is.
+    fn substituted(&self, target: &[u8]) -> Vec<u8> {
+        let mut out = Vec::with_capacity(target.len());
+        let mut k = 0;
+        while let Some(p) = memchr::memchr(b'{', &target[k..]) {
+            let brace = k + p;
+            out.extend_from_slice(&target[k..brace]);
+            let value = memchr::memchr(b'}', &target[brace..])
+                .and_then(|len| Some((len, self.attributes.get(&target[brace + 1..brace + len])?)));
+            match value {
+                Some((len, value)) => {
+                    out.extend_from_slice(value);
+                    k = brace + len + 1;
+                }
+                None => {
+                    out.push(b'{');
+                    k = brace + 1;
+                }
+            }
+        }
+        out.extend_from_slice(&target[k..]);
+        out
+    }
+}
+
+/// A link macro as written: its target, its text (in brackets) and where
+/// it ends (past the `]`).
+#[derive(Clone, Debug)]
+struct Macro {
+    target: Range<usize>,
+    text: Range<usize>,
+    end: usize,
+}
+
+/// The kind of delimited block the line `text` (at the margin) opens, the
+/// style given it by the line before taken into account (`[source]` on an
+/// open block makes it code).
+fn delimiter(text: &[u8], style: Option<Style>) -> Option<Block> {
+    if text.starts_with(b"```") {
+        return Some(Block::Code);
+    }
+    if text == b"--" {
+        return Some(match style {
+            Some(Style::Code) => Block::Code,
+            Some(Style::Comment) => Block::Comment,
+            None => Block::Nested,
+        });
+    }
+    if text.starts_with(b"|===") || text.starts_with(b",===") {
+        return Some(Block::Nested);
+    }
+    let first = *text.first()?;
+    if text.len() < 4 || text.iter().any(|&b| b != first) {
+        return None;
+    }
+    match first {
+        b'/' => Some(Block::Comment),
+        b'-' | b'.' => Some(Block::Code),
+        b'+' => Some(Block::Pass),
+        b'=' | b'*' | b'_' => Some(Block::Nested),
+        _ => None,
+    }
+}
+
+/// Returns true if the line `text` is a section title (`= Title`,
+/// `== Section`, up to six `=`; `#` as Markdown writes them too).
+fn is_title(text: &[u8]) -> bool {
+    let marks = text.iter().take_while(|&&b| b == b'=' || b == b'#').count();
+    (1..=6).contains(&marks) && text.get(marks) == Some(&b' ')
+}
+
+/// Returns true if the line `text` is a block attribute line (`[…]`), an
+/// anchor (`[[id]]`) included.
+fn is_block_attribute_line(text: &[u8]) -> bool {
+    text.len() >= 2 && text.starts_with(b"[") && text.ends_with(b"]")
+}
+
+/// The style the block attribute line `text` names, if it bears on links:
+/// its first attribute, up to a `,`, `#`, `.` or `%` (`[source,python]`,
+/// `[source%linenums]`).
+fn block_style(text: &[u8]) -> Option<Style> {
+    let attributes = &text[1..text.len() - 1];
+    let len = attributes
+        .iter()
+        .position(|b| b",#.%".contains(b))
+        .unwrap_or(attributes.len());
+    match attributes[..len].trim_ascii() {
+        b"source" | b"listing" | b"literal" => Some(Style::Code),
+        b"comment" => Some(Style::Comment),
+        _ => None,
+    }
+}
+
+/// The name and value of the attribute entry on `line` (`:name: value`,
+/// at the margin), as ranges of `src`.
+fn attribute_entry(src: &[u8], line: &Line) -> Option<(Range<usize>, Range<usize>)> {
+    let text = &src[line.text..line.end];
+    let rest = text.strip_prefix(b":")?;
+    let len = rest
+        .iter()
+        .position(|&b| !(b.is_ascii_alphanumeric() || b == b'-' || b == b'_'))?;
+    if len == 0 || rest[len] != b':' {
+        return None;
+    }
+    let name = line.text + 1..line.text + 1 + len;
+    let value = &rest[len + 1..];
+    let value_start = line.end - value.trim_ascii_start().len();
+    Some((name, value_start..line.end))
+}
+
+/// Returns true if the line `text` (past its indentation) starts a list
+/// item: `* `, `- `, `. `, `1. `, `a. `, `<1> `, or a term (`term::`).
+fn is_list_item(text: &[u8]) -> bool {
+    let marks = text
+        .iter()
+        .take_while(|&&b| matches!(b, b'*' | b'.' | b'-'))
+        .count();
+    let after_marks = text.get(marks);
+    if marks > 0 && after_marks.is_none_or(u8::is_ascii_whitespace) {
+        return true;
+    }
+    let ordinal = text
+        .iter()
+        .take_while(|b| b.is_ascii_alphanumeric())
+        .count();
+    if ordinal > 0
+        && matches!(text.get(ordinal), Some(b'.' | b')'))
+        && text.get(ordinal + 1).is_none_or(u8::is_ascii_whitespace)
+    {
+        return true;
+    }
+    if text.starts_with(b"<") {
+        return text
+            .iter()
+            .position(|&b| b == b'>')
+            .is_some_and(|p| p > 1 && text[1..p].iter().all(u8::is_ascii_digit));
+    }
+    memchr::memmem::find(text, b"::").is_some_and(|p| {
+        let after = &text[p..];
+        let colons = after.iter().take_while(|&&b| b == b':').count();
+        p > 0 && after.get(colons).is_none_or(u8::is_ascii_whitespace)
+    })
+}
+
+/// Where the macro named before the `:` at `colon` starts (`link:`,
+/// `image:`, `image::`), if one is, after `from` and not in a word.
+fn macro_name_before(src: &[u8], from: usize, colon: usize) -> Option<usize> {
+    let before = &src[from..colon];
+    let (before, name_len) = match before {
+        [.., b'i', b'm', b'a', b'g', b'e', b':'] => (&before[..before.len() - 1], 5),
+        [.., b'i', b'm', b'a', b'g', b'e'] => (before, 5),
+        [.., b'l', b'i', b'n', b'k'] => (before, 4),
+        _ => return None,
+    };
+    let start = from + before.len() - name_len;
+    let in_word = start > from && is_word_byte(src[start - 1]);
+    (!in_word).then_some(start)
+}
+
+/// Returns true if `b` is part of a word, for AsciiDoc's constrained marks
+/// (any byte of a character beyond ASCII counts as a letter).
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80
+}
+
+/// Returns true if the mark at `k` may open constrained text: at the
+/// paragraph's start (`from`) or after a byte that is not a word's, nor
+/// `;`, `:`, a quote, a backquote or `}`, and before one that is not blank.
+fn opens_constrained(src: &[u8], from: usize, k: usize) -> bool {
+    let after = src[k..].iter().take(4).find(|&&b| b != src[k]);
+    let opens_after = k == from || {
+        let b = src[k - 1];
+        !is_word_byte(b) && !b";:\"'`}+".contains(&b)
+    };
+    opens_after && after.is_some_and(|b| !b.is_ascii_whitespace())
+}
+
+/// Returns true if constrained text may close before `at` (within
+/// `..to`): at the end, or before a byte that is not a word's, nor a quote
+/// or a backquote.
+fn closes_constrained(src: &[u8], at: usize, to: usize) -> bool {
+    at >= to || {
+        let b = src[at];
+        !is_word_byte(b) && !b"\"'`".contains(&b)
+    }
+}
+
+/// Where the first `run` marks (`mark`) that may close constrained text
+/// are, from `from` on and before `to`: after a byte that is not blank,
+/// not followed by another `mark`, and before a byte
+/// [`closes_constrained`] allows (``` `` ``` closes before any).
+fn close_of(src: &[u8], mark: u8, run: usize, from: usize, to: usize) -> Option<usize> {
+    let mut k = from;
+    while let Some(p) = memchr::memchr(mark, src.get(k..to)?) {
+        crate::work::examined(p + 1);
+        let close = k + p;
+        let marks_end = close + run;
+        if marks_end <= to
+            && src[close..marks_end].iter().all(|&b| b == mark)
+            && src.get(marks_end) != Some(&mark)
+            && !src[close - 1].is_ascii_whitespace()
+            && (mark == b'`' && run == 2 || closes_constrained(src, marks_end, to))
+        {
+            return Some(close);
+        }
+        k = close + 1;
+    }
+    crate::work::examined(to.saturating_sub(k));
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::lines::{assert_well_placed, shown};
+    use super::*;
+
+    fn read_str(adoc: &str) -> (String, Vec<(String, String, Option<String>)>) {
+        shown(adoc, &read(adoc.as_bytes()))
+    }
+
+    /// The code stretches of `adoc` as read.
+    fn code_of(adoc: &str) -> Vec<String> {
+        let reading = read(adoc.as_bytes());
+        reading
+            .code
+            .iter()
+            .map(|c| String::from_utf8_lossy(&reading.text[c.start..c.end]).into_owned())
+            .collect()
+    }
+
+    #[test]
+    fn delimited_blocks_literal_paragraphs_and_monospace_are_code() {
+        let adoc = "= Title\n\nSee https://docs.example.org/.\n\n\
+                    ----\ncurl https://api.example.com/v1\n----\n\n\
+                    [source,python]\n----\nget('https://httpbin.org/get')\n----\n\n\
+                    ....\nhttps://literal.example/\n....\n\n\
+                    ```rust\nlet u = \"https://fenced.example/\";\n```\n\n\
+                    [source,bash]\nwget https://source-para.example/x\n\n\
+                    [source]\n--\nhttps://open.example/\n--\n\n\
+                    [literal]\nhttps://literal-para.example/\n\n  \
+                    $ indented https://indented.example/\n\n\
+                    Use `https://mono.example/` or ``https://unc.example/``x or `+https://lit.example/+`.\n";
+        assert_eq!(
+            code_of(adoc),
+            [
+                "curl https://api.example.com/v1\n",
+                "get('https://httpbin.org/get')\n",
+                "https://literal.example/\n",
+                "let u = \"https://fenced.example/\";\n",
+                "wget https://source-para.example/x\n",
+                "https://open.example/\n",
+                "https://literal-para.example/\n",
+                "  $ indented https://indented.example/\n",
+                "https://mono.example/",
+                "https://unc.example/",
+                "https://lit.example/",
+            ]
+        );
+        let (text, _) = read_str(adoc);
+        assert!(text.contains("See https://docs.example.org/."), "{text}");
+    }
+
+    #[test]
+    fn list_items_and_their_lines_are_text() {
+        let adoc = "* first https://a.example/\n  wrapped https://b.example/\n\n  \
+                    * indented item https://c.example/\n\n\
+                    term:: https://d.example/\n\n  1. https://e.example/\n";
+        assert!(code_of(adoc).is_empty(), "{:?}", code_of(adoc));
+    }
+
+    #[test]
+    fn comments_are_not_read() {
+        let adoc = "a\n// https://line.example/\nb\n\n////\nhttps://block.example/\n////\n\n\
+                    [comment]\nhttps://styled.example/\n\nc https://kept.example/\n";
+        let (text, _) = read_str(adoc);
+        assert!(
+            !text.contains(".example/\n") || text.contains("kept"),
+            "{text}"
+        );
+        for gone in ["line", "block", "styled"] {
+            assert!(!text.contains(gone), "{gone}: {text:?}");
+        }
+        assert!(
+            text.contains("a\n")
+                && text.contains("b\n")
+                && text.contains("c https://kept.example/")
+        );
+    }
+
+    #[test]
+    fn link_macros_and_images_are_links_with_their_text() {
+        let adoc =
+            "= Doc\n:url-docs: https://docs.example.org/v2\n:url-guide: {url-docs}/guide\n\n\
+                    See link:https://a.example/x[the A docs^] and \
+                    link:++https://b.example/a_b_c++[B,window=_blank], \
+                    link:../up.html[Up], link:{url-guide}/install.html[\"Install, now\"], \
+                    {url-docs}[the docs], \\link:https://escaped.example/[no], \
+                    image:icons/tip.png[Tip] and {undefined}[x].\n\n\
+                    image::https://img.example/big.png[Big]\n";
+        let (text, links) = read_str(adoc);
+        let label = |s: &str| Some(s.to_string());
+        assert_eq!(
+            links,
+            [
+                ("../up.html".into(), "../up.html".into(), label("Up")),
+                (
+                    "https://a.example/x".into(),
+                    "https://a.example/x".into(),
+                    label("the A docs^")
+                ),
+                (
+                    "https://b.example/a_b_c".into(),
+                    "https://b.example/a_b_c".into(),
+                    label("B")
+                ),
+                (
+                    "https://docs.example.org/v2".into(),
+                    "{url-docs}".into(),
+                    label("the docs")
+                ),
+                (
+                    "https://docs.example.org/v2/guide/install.html".into(),
+                    "{url-guide}/install.html".into(),
+                    label("\"Install, now\"")
+                ),
+                (
+                    "https://img.example/big.png".into(),
+                    "https://img.example/big.png".into(),
+                    None
+                ),
+                ("icons/tip.png".into(), "icons/tip.png".into(), None),
+            ]
+        );
+        // A link's target is not text; its label and an escaped macro are.
+        assert!(!text.contains("a_b_c") && !text.contains("../up"), "{text}");
+        assert!(
+            text.contains("\\link:https://escaped.example/[no]"),
+            "{text}"
+        );
+        assert!(text.contains("{undefined}[x]"), "{text}");
+    }
+
+    #[test]
+    fn passthroughs_are_text_without_their_marks() {
+        let (text, links) =
+            read_str("A +https://p.example/a_b+ and +++<b>https://q.example/</b>+++ end.\n");
+        assert!(links.is_empty());
+        assert!(text.contains(" https://p.example/a_b "), "{text}");
+        assert!(text.contains(" <b>https://q.example/</b> "), "{text}");
+        // Marks in words open nothing: C++ twice, a URL's `++`.
+        let source = "C++ and C++ at https://x.org/c++/a++ and a`b`c.\n";
+        let (text, _) = read_str(source);
+        assert_eq!(text, source);
+    }
+
+    #[test]
+    fn every_byte_is_placed_where_it_was_written() {
+        let adoc =
+            "A `mono` and link:https://x.example/[X] here.\n\n// c\n\nEnd http://e.example/\n";
+        let reading = read(adoc.as_bytes());
+        assert_well_placed(adoc.as_bytes(), &reading, adoc);
+        let text = &reading.text;
+        let at = memchr::memmem::find(text, b"http://e.example/").unwrap();
+        assert_eq!(&adoc[reading.map.byte(at).0..][..17], "http://e.example/");
+        let here = memchr::memmem::find(text, b"here").unwrap();
+        assert_eq!(&adoc[reading.map.byte(here).0..][..4], "here");
+    }
+
+    #[test]
+    fn reading_is_linear() {
+        let repeated = |unit: &'static str| move |n: usize| unit.repeat(n);
+        type Input = Box<dyn Fn(usize) -> String>;
+        let inputs: Vec<(&str, Input)> = vec![
+            ("`a ", Box::new(repeated("`a "))),
+            ("``a ", Box::new(repeated("``a "))),
+            ("+a ", Box::new(repeated("+a "))),
+            ("++a ", Box::new(repeated(" ++a "))),
+            ("+++a ", Box::new(repeated(" +++a "))),
+            ("link:", Box::new(repeated(" link:x[a "))),
+            ("link:++", Box::new(repeated(" link:++x "))),
+            (
+                "{a}[",
+                Box::new(|n| format!(":a: b\n{}", " {a}[x ".repeat(n))),
+            ),
+            ("----", Box::new(repeated("----\nx\n"))),
+            ("////", Box::new(repeated("////\nx\n"))),
+            ("[source]", Box::new(repeated("[source]\n"))),
+            ("pluses", Box::new(|n| "+".repeat(n))),
+            ("backquotes", Box::new(|n| "`".repeat(n))),
+            ("mixed", Box::new(repeated("a `b` +c+ link:d[e] {f}[g] "))),
+        ];
+        for (name, input) in inputs {
+            let mut per_byte = Vec::new();
+            for n in [100, 3_000] {
+                let adoc = input(n);
+                crate::work::take();
+                read(adoc.as_bytes());
+                per_byte.push(crate::work::take() as f64 / adoc.len() as f64);
+            }
+            assert!(
+                per_byte[1] < 8.0,
+                "{name}: {per_byte:?} bytes examined per byte"
+            );
+            assert!(
+                per_byte[1] < per_byte[0] * 1.5 + 1.0,
+                "{name}: {per_byte:?}"
+            );
+        }
+    }
+
+    /// Random documents from pieces of AsciiDoc: no panic, every byte
+    /// placed, every link placed on what it was written as.
+    #[test]
+    fn random_documents_are_read_without_fault() {
+        let pieces: &[&[u8]] = &[
+            b"`",
+            b"``",
+            b"+",
+            b"++",
+            b"+++",
+            b"[",
+            b"]",
+            b"{",
+            b"}",
+            b"{a}",
+            b":a: x\n",
+            b"link:",
+            b"image:",
+            b"image::",
+            b"\\",
+            b"//",
+            b"////\n",
+            b"----\n",
+            b"....\n",
+            b"```\n",
+            b"--\n",
+            b"[source]\n",
+            b"[comment]\n",
+            b"\n",
+            b"\r\n",
+            b"\r",
+            b" ",
+            b"  ",
+            b"\t",
+            b"* ",
+            b"http://a.example/x",
+            b"x",
+            b"\xff",
+            "\u{e9}".as_bytes(),
+            b"\x00",
+            b",",
+            b"\"",
+            b"^",
+            b"_",
+        ];
+        let mut seed: u64 = 0x8765_4321;
+        let mut random = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..20_000 {
+            let mut doc = Vec::new();
+            for _ in 0..random() % 40 {
+                doc.extend_from_slice(pieces[(random() % pieces.len() as u64) as usize]);
+            }
+            let shown = String::from_utf8_lossy(&doc);
+            let r = read(&doc);
+            assert_well_placed(&doc, &r, &shown);
+            for link in &r.refs {
+                let written = &doc[link.source.start..link.source.end];
+                if !written.contains(&b'{') {
+                    assert_eq!(String::from_utf8_lossy(written), link.value, "{shown:?}");
+                }
+            }
+        }
+    }
+}
