@@ -1,5 +1,5 @@
-//! Documents read as what they are: HTML, Markdown, man pages (roff), XML
-//! and reStructuredText, for link checkers. Each gives the links its markup names (`href`,
+//! Documents read as what they are: HTML, Markdown, man pages (roff), XML,
+//! reStructuredText and AsciiDoc, for link checkers. Each gives the links its markup names (`href`,
 //! `src`, a Markdown link's destination), relative ones resolved against
 //! a base (RFC 3986 section 5.2), and the URIs its text holds, found by
 //! the Appendix C rules in the text as a reader sees it; every one placed
@@ -69,6 +69,11 @@
 //!   targets and image URIs are links, with the whitespace reST removes
 //!   from them left out; literal blocks, code directives, doctest blocks,
 //!   inline literals and code roles are code; comments are not read.
+//! - **AsciiDoc** is read line by line as Asciidoctor reads it, for what
+//!   bears on links (see the `asciidoc` reader): the targets of link and
+//!   image macros are links, with the attributes defined before them
+//!   substituted; listing, literal and fenced blocks, source and literal
+//!   paragraphs and monospace are code; comments are not read.
 //! - **Links** are read as a browser reads them: ASCII tabs and line
 //!   breaks removed, and the characters RFC 3986 allows nowhere but
 //!   browsers take (a space, U+00A0 NO-BREAK SPACE, `|`, `"`, …; a
@@ -152,8 +157,10 @@ impl DocKind {
     /// `*.mkdn`, `*.mdx`), `man` (`*.[0-9lnpx]`,
     /// `*.[0-9][cEFMmpSx]`), `xml` (`*.xml`, `*.xml.dist`, `*.dtd`,
     /// `*.xsl`, `*.xslt`, `*.xsd`, `*.xjb`, `*.rng`, `*.sch`, `*.xhtml`),
-    /// `svg` (`*.svg`) and `rst` (`*.rst`), compared as they are, case and all; `None` for
-    /// any other name.
+    /// `svg` (`*.svg`), `rst` (`*.rst`) and `asciidoc` (`*.adoc`,
+    /// `*.asciidoc`; its `*.asc` names PGP armor as often, and is left as
+    /// text), compared as they are, case and all; `None` for any other
+    /// name.
     ///
     /// Man pages are also named by a section digit and up to eight
     /// letters (`*.3pm`, `*.1ssl`, `*.3perl`, `*.3type`: man-db reads any
