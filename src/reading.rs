@@ -75,7 +75,7 @@ impl Reading {
     /// tabs and line breaks in it too; past the authority (a host with a
     /// space is no host: the scanner ends the URI there), what a browser
     /// percent-encodes (a space, U+00A0 NO-BREAK SPACE, `|`, …, but for
-    /// quotes) and, past the first `?` or `#`, `[` and `]`,
+    /// quotes, `<` and `>`) and, past the first `?` or `#`, `[` and `]`,
     /// percent-encoded. Each byte appended is placed at the source of the
     /// byte it reads (`%20` at the space; `%C2` and `%A0` each at its
     /// byte, which for `&nbsp;` is the whole reference).
@@ -219,22 +219,26 @@ enum Piece {
 /// for the reading of that reference to be taken.
 const RESYNC: usize = 8;
 
-/// Returns true if and only if a browser percent-encodes the byte `b`
-/// wherever it stands in a link, where RFC 3986 allows it nowhere: a
-/// space, `"`, `` ` ``, `|`, `^`, and C0 controls and DEL.
+/// Returns true if and only if the byte `b` is one a browser takes
+/// wherever it stands in a link but RFC 3986 allows nowhere, which is
+/// percent-encoded to make the link a URI: a space, `"`, `` ` ``, `|`,
+/// `^`, `<`, `>` (rustdoc's anchors: `#impl-From<T>-for-A`), and C0
+/// controls and DEL. (Browsers encode all but `|` and some of `^`
+/// themselves.)
 pub(crate) const fn browser_encodes(b: u8) -> bool {
-    matches!(b, b' ' | b'"' | b'`' | b'|' | b'^' | 0x7F) || b.is_ascii_control()
+    matches!(b, b' ' | b'"' | b'`' | b'|' | b'^' | b'<' | b'>' | 0x7F) || b.is_ascii_control()
 }
 
 /// How a browser reads a link's value before it parses it (the WHATWG URL
 /// Standard), byte by byte ([`LinkReading::byte`]), made a URI-reference
 /// where that is all it lacks: ASCII tabs and line breaks are left out;
 /// past the authority (a host is the parser's to refuse: `exa mple.com`),
-/// what [`browser_encodes`] is percent-encoded (but for quotes, when they
-/// are kept), and so are U+00A0 NO-BREAK SPACE (`&nbsp;`, which a
-/// browser neither trims nor ends a link at: `%C2%A0`), `[` and `]` past
-/// the first `?` or `#` (a query's `a[]=1`, where no IP literal stands)
-/// and, when asked, a `#` past the first. The blanks around a value are
+/// what [`browser_encodes`] is percent-encoded (but for the scanner's
+/// delimiters, when they are kept), and so are U+00A0 NO-BREAK SPACE (`&nbsp;`, which a
+/// browser neither trims nor ends a link at: `%C2%A0`), `[` and `]` (a
+/// query's `a[]=1`, a path's `…/pull/496]`: only an IP literal, in the
+/// authority, may hold them; before the first `?` or `#`, only when
+/// delimiters are not kept) and, when asked, a `#` past the first. The blanks around a value are
 /// its reader's to trim first (which leaves U+00A0: a browser trims only
 /// C0 controls and spaces).
 ///
@@ -244,11 +248,14 @@ pub(crate) const fn browser_encodes(b: u8) -> bool {
 /// two switches.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct LinkReading {
-    /// Whether `"` and `` ` `` are kept as written rather than encoded:
-    /// in a link's value that mail scans they are a script's quotes
-    /// (`href='javascript:go("http://a.example/x", 700)'`), where the URI
-    /// ends, as the scanner reads quotes.
-    keep_quotes: bool,
+    /// Whether what the scanner reads as the end of a URI is kept as
+    /// written rather than encoded: `"`, `` ` ``, `<`, `>`, and `[` and `]`
+    /// before the first `?` or `#`. In a link's value that mail scans they
+    /// are a script's quotes (`href='javascript:go("http://a.example/x",
+    /// 700)'`) or the seams of a value a converter mangled
+    /// (`href="https://a.example/i.png]&lt;https://a.example/"`), where
+    /// one URI ends, as the scanner reads them.
+    keep_delimiters: bool,
     /// Whether a `#` past the first is percent-encoded (matrix.to's
     /// `#/#room:server`): a document's links are parsed whole, while
     /// mail's scanner reads such a `#` as `%23` itself.
@@ -275,7 +282,8 @@ pub(crate) enum LinkByte {
 /// `fragment` implies `query`.
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct Passed {
-    /// The first `?` or `#`: `[` and `]` after it are encoded.
+    /// The first `?` or `#`: `[` and `]` after it are encoded, by either
+    /// reading.
     query: bool,
     /// The first `#`: a `#` after it is encoded, when asked.
     fragment: bool,
@@ -286,7 +294,7 @@ impl LinkReading {
     /// scans ([`Reading::link_value`]).
     #[cfg(feature = "mail")]
     pub const MAIL: LinkReading = LinkReading {
-        keep_quotes: true,
+        keep_delimiters: true,
         encode_second_hash: false,
     };
 
@@ -294,7 +302,7 @@ impl LinkReading {
     /// `as_browsers_read`).
     #[cfg(feature = "docs")]
     pub const DOCUMENT: LinkReading = LinkReading {
-        keep_quotes: false,
+        keep_delimiters: false,
         encode_second_hash: true,
     };
 
@@ -321,7 +329,7 @@ impl LinkReading {
             b'\t' | b'\n' | b'\r' => return LinkByte::Remove,
             _ if authority.contains(&i) => LinkByte::Keep,
             b'#' if self.encode_second_hash && passed.fragment => LinkByte::Encode,
-            b'[' | b']' if passed.query => LinkByte::Encode,
+            b'[' | b']' if passed.query || !self.keep_delimiters => LinkByte::Encode,
             // U+00A0, whichever of its bytes this is.
             NBSP_LEAD if link.get(i + 1) == Some(&NBSP_TRAIL) => LinkByte::Encode,
             NBSP_TRAIL if i > 0 && link[i - 1] == NBSP_LEAD => LinkByte::Encode,
@@ -362,7 +370,7 @@ impl LinkReading {
     /// Returns true if and only if this reading encodes `b` past the
     /// authority, wherever it stands there.
     const fn encodes(self, b: u8) -> bool {
-        browser_encodes(b) && !(self.keep_quotes && matches!(b, b'"' | b'`'))
+        browser_encodes(b) && !(self.keep_delimiters && matches!(b, b'"' | b'`' | b'<' | b'>'))
     }
 }
 
@@ -736,6 +744,9 @@ mod tests {
             text, "http://[::1]/a[b]",
             "brackets of a host, and before a query"
         );
+        // `<`, `>` and a path's `]` end the URI, for the scanner to read.
+        let (text, _) = read("https://a.example/i.png]<https://a.example/<b>");
+        assert_eq!(text, "https://a.example/i.png]<https://a.example/<b>");
         let (text, _) = read(r#"javascript:go("http://a.example/x?t=1", 7)"#);
         assert_eq!(text, r#"javascript:go("http://a.example/x?t=1",%207)"#);
     }

@@ -76,10 +76,10 @@
 //!   paragraphs and monospace are code; comments are not read.
 //! - **Links** are read as a browser reads them: ASCII tabs and line
 //!   breaks removed, and the characters RFC 3986 allows nowhere but
-//!   browsers take (a space, U+00A0 NO-BREAK SPACE, `|`, `"`, …; a
-//!   query's `[`) percent-encoded
-//!   (`<My File.md>` names `My%20File.md`); braces, `<` and `>` are left,
-//!   as a template's or a type's. Then they must parse as URI
+//!   browsers take (a space, U+00A0 NO-BREAK SPACE, `|`, `"`, `<`, `>`,
+//!   `[`, …) percent-encoded
+//!   (`<My File.md>` names `My%20File.md`); braces are left, as a
+//!   template's (`{{ url }}`). Then they must parse as URI
 //!   references ([`UriRef`]), or as IRI references, which are reported as
 //!   the scanner reports an IRI in text
 //!   ([`ScannerBuilder::iri`](crate::ScannerBuilder::iri): the URI it maps
@@ -482,10 +482,12 @@ pub fn find_links(
 /// `` ` ``, `|` (`?family=Roboto|Open+Sans`), `^`, C0 controls and DEL,
 /// and U+00A0 NO-BREAK SPACE (`&nbsp;`, which a browser does not trim
 /// either: `%C2%A0`, in every IRI mode, though RFC 3987 allows it in an
-/// IRI); `[` and `]` too, past the first `?` or `#` (a query's `a[]=1`),
-/// where no IP literal stands, and a `#` past the first (matrix.to's
-/// `#/#room:server`). Nothing is encoded in the authority: a host with a
-/// space is no host. What stays invalid (`%zz`, `\`, braces, `<` and `>`)
+/// IRI); `<` and `>` (rustdoc's `#impl-From<T>-for-A`), `[` and `]` (a
+/// query's `a[]=1`, a typo's `…/pull/496]`, which a link checker should
+/// report broken rather than never see) and a `#` past the first
+/// (matrix.to's `#/#room:server`). Nothing is encoded in the authority,
+/// where an IP literal's brackets stand: a host with a
+/// space is no host. What stays invalid (`%zz`, `\`, braces: a template's)
 /// is left as written, for the parser to refuse. A `<base href>` is read
 /// so too. Each byte is read by the rule mail reads a link attribute by
 /// ([`LinkReading`]), with both its switches set
@@ -777,6 +779,38 @@ mod tests {
                 ("https://x.example/r/docs/My%20File.md".into(), 1, 6),
                 ("https://c.example/a%5Eb".into(), 1, 28),
             ]
+        );
+    }
+
+    /// Found by a black-box run against lychee: rustdoc's anchors
+    /// (`#impl-From<T>-for-A`) and a link with a stray `]` (a CHANGELOG's
+    /// `(https://…/pull/496])`) were left out, where browsers follow them
+    /// encoded, and a link checker should see the second to report it.
+    #[test]
+    fn angle_and_square_brackets_in_a_link_are_read_as_a_browser_reads_them() {
+        let md = "[From](https://docs.rs/x/struct.A.html#impl-From<T>-for-A)\n\
+                  [#496](https://github.com/o/r/pull/496])\n\
+                  [v6](http://[::1]:8080/a[1]) [t](/{{version}}/x)\n";
+        assert_eq!(
+            links(DocKind::Markdown, md, None),
+            [
+                (
+                    "https://docs.rs/x/struct.A.html#impl-From%3CT%3E-for-A".into(),
+                    1,
+                    8
+                ),
+                ("https://github.com/o/r/pull/496%5D".into(), 2, 8),
+                ("http://[::1]:8080/a%5B1%5D".into(), 3, 6),
+            ]
+        );
+        let html = "<a href=\"struct.A.html#impl-From&lt;T&gt;\">f</a>";
+        assert_eq!(
+            links(DocKind::Html, html, Some("https://docs.rs/x/")),
+            [(
+                "https://docs.rs/x/struct.A.html#impl-From%3CT%3E".into(),
+                1,
+                10
+            )]
         );
     }
 
