@@ -370,11 +370,20 @@ pub fn check_found(haystack: &[u8], r: &Record) {
                 r.text
             );
             if let Some(written) = &r.iri {
-                // A `#` inside the fragment is read as `%23`.
+                // A `#` inside the fragment is read as `%23`, and the
+                // query's and fragment's `[` and `]` as `%5B` and `%5D`.
                 let written = &match written.split_once('#') {
                     Some((before, fragment)) => {
                         format!("{before}#{}", fragment.replace('#', "%23"))
                     }
+                    None => written.clone(),
+                };
+                let written = &match written.find(['?', '#']) {
+                    Some(q) => format!(
+                        "{}{}",
+                        &written[..q],
+                        written[q..].replace('[', "%5B").replace(']', "%5D")
+                    ),
                     None => written.clone(),
                 };
                 let mapped = IriRef::parse(written).expect("an IRI as written").to_uri();

@@ -24,7 +24,7 @@ use super::unwrap::{self, Angle, Pieces, Unwrapped};
 use super::{Delimiter, Found, HyphenMode, IriMode};
 use crate::span::Span;
 use crate::uri::table::{Table, URI};
-use crate::uri::{IriRef, ParseError, UriRef};
+use crate::uri::{IriRef, ParseError, ParseErrorKind, UriRef};
 
 /// The candidate being read: its scheme, in its window.
 pub(super) struct Candidate<'w, 'h> {
@@ -303,8 +303,8 @@ impl Core<'_> {
                 )
             };
             let valid = match text {
-                Cow::Borrowed(b) => parse(b, self.scanner.config.iri).ok().filter(shaped),
-                Cow::Owned(ref v) => parse(v, self.scanner.config.iri)
+                Cow::Borrowed(b) => parse(b, self.scanner.config.iri, true).ok().filter(shaped),
+                Cow::Owned(ref v) => parse(v, self.scanner.config.iri, true)
                     .ok()
                     .filter(shaped)
                     .map(Valid::into_owned),
@@ -569,7 +569,7 @@ impl Core<'_> {
             }
         };
         let text = &hay[c.start()..end];
-        if let Err(e) = parse(text, self.scanner.config.iri) {
+        if let Err(e) = parse(text, self.scanner.config.iri, true) {
             self.run.reported_invalid = true;
             let invalid = Valid {
                 text: String::from_utf8_lossy(text),
@@ -620,7 +620,9 @@ impl Core<'_> {
         }
         let text = &hay[span.clone()];
         let mode = self.scanner.config.iri;
-        match parse(text, mode) {
+        // A query's brackets are read as a browser reads them, but in the
+        // first reading of a candidate that may end in markup's.
+        match parse(text, mode, !markup_brackets) {
             Ok(valid) => {
                 let end = span.end;
                 self.report(c.win, span, valid, flags, None, emit);
@@ -629,14 +631,19 @@ impl Core<'_> {
             Err(e) => {
                 // A bare URI that fails on a square bracket may be followed
                 // by markup's (`https://x.org/page[Link text]`, `[/url]`):
-                // read once more without them (see `trim::without_markup_brackets`). A
+                // read once more without them (see
+                // `trim::without_markup_brackets`), or, when none end it,
+                // with a query's brackets read as a browser reads them. A
                 // valid one never costs this, nor does a glued candidate.
                 if markup_brackets && matches!(text.get(e.index), Some(b'[' | b']')) {
                     let len = trim::without_markup_brackets(text);
                     let end = span.start + len;
-                    if len < text.len() && !c.is_empty_after_scheme(end) {
-                        return self.validate_bare(c, span.start..end, flags, false, emit);
-                    }
+                    let end = if len < text.len() && !c.is_empty_after_scheme(end) {
+                        end
+                    } else {
+                        span.end
+                    };
+                    return self.validate_bare(c, span.start..end, flags, false, emit);
                 }
                 if self.scanner.config.report_invalid && !self.run.reported_invalid {
                     self.run.reported_invalid = true;
@@ -703,9 +710,11 @@ impl Valid<'_> {
 }
 
 /// The parser of stage 4: `text` as a URI, or (unless `mode` is
-/// [`IriMode::Off`]) as an IRI, reported as `mode` says.
+/// [`IriMode::Off`]) as an IRI, reported as `mode` says; with
+/// `query_brackets`, a `[` or `]` past the first `?` or `#` is read as a
+/// browser reads it.
 ///
-/// *Judgement call:* a `#` inside a fragment (`https://matrix.to/#/#room:
+/// *Judgement calls:* a `#` inside a fragment (`https://matrix.to/#/#room:
 /// example.org`, `…/bithacks.html##ValueInWord`), which RFC 3986 does not
 /// allow, is read as `%23`, as a browser reads such a link and as
 /// documents' links are read: the text between its delimiters is one
@@ -713,15 +722,74 @@ impl Valid<'_> {
 /// would be right. Not when the URI before the fragment is a scheme
 /// alone (`gs://#bucket#/object`, a placeholder), nor when a `#` follows
 /// a `&` (`r&#xE9;sum&#xE9;.html`: character references, which are not a
-/// fragment at all).
-pub(super) fn parse(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError> {
+/// fragment at all). So are a query's and a fragment's `[` and `]`
+/// (`%5B`, `%5D`): PHP's `?ids[]=1&ids[]=2`, a presigned URL's
+/// `?Token=[token]&Expires=899`, `?track=[02]#wasted-years`, which
+/// browsers request so and documents' links are read as; dropping the
+/// whole URI, as RFC 3986 would, lost it.
+pub(super) fn parse(
+    text: &[u8],
+    mode: IriMode,
+    query_brackets: bool,
+) -> Result<Valid<'_>, ParseError> {
     let error = match parse_as_written(text, mode) {
         Ok(valid) => return Ok(valid),
         Err(e) => e,
     };
-    let hash = error.index();
-    let Some(first) = memchr::memchr(b'#', &text[..hash.min(text.len())]) else {
+    let at = error.index().min(text.len());
+    let first_hash = memchr::memchr(b'#', &text[..at]);
+    let in_query = text[..at].iter().any(|&b| b == b'?' || b == b'#');
+    let triggers = match text.get(at) {
+        Some(b'#') => first_hash.is_some(),
+        Some(b'[' | b']') => query_brackets && in_query,
+        _ => false,
+    };
+    if !triggers {
         return Err(error);
+    }
+    let mut encoded = text[..at].to_vec();
+    // Where each byte of `text` from `at` on starts in `encoded`.
+    let mut starts = Vec::with_capacity(text.len() - at);
+    let mut in_fragment = first_hash.is_some();
+    for (i, &b) in text.iter().enumerate().skip(at) {
+        starts.push(encoded.len());
+        match b {
+            b'#' if in_fragment => {
+                if !may_read_hash_in_fragment(text, i) {
+                    return Err(ParseError {
+                        index: i,
+                        kind: ParseErrorKind::Fragment,
+                    });
+                }
+                encoded.extend_from_slice(b"%23");
+            }
+            b'[' if query_brackets => encoded.extend_from_slice(b"%5B"),
+            b']' if query_brackets => encoded.extend_from_slice(b"%5D"),
+            _ => encoded.push(b),
+        }
+        in_fragment |= b == b'#';
+    }
+    // A failure past what was read otherwise is the written byte's: what
+    // a run learns from it holds for every candidate that holds the byte.
+    let valid = parse_as_written(&encoded, mode).map_err(|e| ParseError {
+        index: at + starts.partition_point(|&s| s <= e.index).saturating_sub(1),
+        kind: e.kind,
+    })?;
+    // As written, as an IRI is: the span holds it.
+    let written = std::str::from_utf8(text).map_err(|_| error)?;
+    Ok(Valid {
+        text: Cow::Owned(valid.text.into_owned()),
+        iri: Some(Cow::Borrowed(written)),
+    })
+}
+
+/// Returns true if a `#` at `at` in `text`, past its first, may be read as
+/// `%23`: the URI before the fragment is more than a scheme (not
+/// `gs://#bucket#/object`) and `text` holds no character reference
+/// (`&#…;`).
+fn may_read_hash_in_fragment(text: &[u8], at: usize) -> bool {
+    let Some(first) = memchr::memchr(b'#', &text[..at]) else {
+        return false;
     };
     let hier_part = text[..first]
         .iter()
@@ -729,23 +797,7 @@ pub(super) fn parse(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError>
         .map_or(&text[..first], |colon| &text[colon + 1..first]);
     let is_scheme_alone = hier_part.iter().all(|&b| b == b'/');
     let is_reference = memchr::memmem::find(text, b"&#").is_some();
-    if text.get(hash) != Some(&b'#') || is_scheme_alone || is_reference {
-        return Err(error);
-    }
-    let mut encoded = text[..hash].to_vec();
-    for &b in &text[hash..] {
-        match b {
-            b'#' => encoded.extend_from_slice(b"%23"),
-            _ => encoded.push(b),
-        }
-    }
-    let valid = parse_as_written(&encoded, mode).map_err(|_| error)?;
-    // As written, as an IRI is: the span holds it.
-    let written = std::str::from_utf8(text).map_err(|_| error)?;
-    Ok(Valid {
-        text: Cow::Owned(valid.text.into_owned()),
-        iri: Some(Cow::Borrowed(written)),
-    })
+    !is_scheme_alone && !is_reference
 }
 
 /// [`parse`], for `text` as it is.

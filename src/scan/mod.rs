@@ -607,7 +607,7 @@ impl Scanner {
     /// neither.
     #[cfg(feature = "docs")]
     pub(crate) fn parse_named(&self, text: &str) -> Result<(String, Option<String>), ParseError> {
-        let valid = candidate::parse(text.as_bytes(), self.config.iri)?;
+        let valid = candidate::parse(text.as_bytes(), self.config.iri, true)?;
         Ok((valid.text.into_owned(), valid.iri.map(Cow::into_owned)))
     }
 

@@ -189,17 +189,19 @@ impl Run {
     ///
     /// The lemmas, from the grammar of RFC 3986 Appendix A:
     ///
-    /// - a `[` or `]` is allowed only in an authority's IP literal; so a
-    ///   candidate that holds the one a failure found in a path, query or
-    ///   fragment fails too, unless that byte is inside its own authority:
-    ///   it has `//` and no `/`, `?` or `#` stands between its `//` and the
-    ///   byte;
+    /// - a `[` or `]` is allowed only in an authority's IP literal, and
+    ///   the parse reads one past a `?` or `#` as `%5B`, `%5D`; so a
+    ///   failure on one is in a path, no `?` or `#` between the failed
+    ///   candidate's start and it, nor between a later candidate's, which
+    ///   starts after; so a candidate that holds it fails too, unless
+    ///   that byte is inside its own authority: it has `//` and no `/`,
+    ///   `?` or `#` stands between its `//` and the byte;
     /// - a `#` starts the fragment and none may follow; so a candidate
     ///   that holds both `#` of a failure fails too (the parse reads a
     ///   second `#` as `%23` unless the text holds `&#` or the URI before
-    ///   the fragment is a scheme alone, and reports the `#` when the rest
-    ///   fails: the bytes from the `#` on, which the candidates of a run
-    ///   share, as they share their end);
+    ///   the fragment is a scheme alone, and reports the byte the rest
+    ///   fails at when it fails: the bytes from the `#` on, which the
+    ///   candidates of a run share, as they share their end);
     /// - a `%` must be followed by two hex digits, and what follows it in
     ///   a candidate that holds it is the text's own bytes (or its end);
     ///   so a candidate that holds a `%` a failure found bad fails too;
