@@ -9,18 +9,25 @@
 //! - **Code**: listing (`----`), literal (`....`) and fenced (```` ``` ````)
 //!   blocks; a paragraph or open block (`--`) styled `[source…]`,
 //!   `[listing]` or `[literal]`; a literal paragraph (its first line
-//!   indented, and not a list item); monospace text (`` `…` ``,
-//!   ``` ``…`` ```, and `` `+…+` ``, whose marks are not its text).
+//!   indented, and neither a list item nor a description list term's
+//!   description); monospace text (`` `…` ``, ``` ``…`` ```, and
+//!   `` `+…+` ``, whose marks are not its text). A two-line title
+//!   (`Title` over `-----`, as long give or take one) is no listing.
 //! - **Comments** (`//` lines, `////` blocks, a `[comment]` paragraph or
 //!   open block) are not read, as an HTML comment is not.
 //! - **Links**: the target of a `link:` macro (`link:https://…[text]`,
 //!   `link:++https://…++[text]` for one with characters AsciiDoc would
-//!   read otherwise), of an image (`image:…[alt]`, `image::…[alt]`), and
-//!   an attribute reference followed by a link's text
-//!   (`{url-home}[Home]`), each with the attributes defined before it
-//!   (`:url-home: https://…`) substituted. A link's text is its label. A
-//!   URL written out, with its text in brackets (`https://x.org[Text]`)
-//!   or not, is the scanner's.
+//!   read otherwise), of an image (`image:…[alt]`, `image::…[alt]`) and
+//!   of a video or an audio (`video::…[]`, unless a service names it:
+//!   `video::id[youtube]`), with the attributes defined before it
+//!   substituted; an image's, a video's or an audio's relative target is
+//!   under `imagesdir`, as Asciidoctor resolves it. A link's text is its
+//!   label. A URL written out, with its text in brackets
+//!   (`https://x.org[Text]`) or not, is the scanner's.
+//! - **Attributes**: a reference to one defined before it (`:url-repo:
+//!   https://…`, then `{url-repo}/issues`, `https://github.com/{org}/x`) is
+//!   its value, in text and in a macro's text; one not defined, or
+//!   escaped (`\{name}`), is text as written.
 //! - **Passthroughs** (`+…+`, `++…++`, `+++…+++`): their content is text
 //!   without the marks, read no further.
 //!
@@ -34,9 +41,14 @@
 //!
 //! *Judgement calls:* `xref:` and `<<…>>` name documents and sections,
 //! not URIs, and `include::` names a file the document is built from: none
-//! is a link. An attribute reference is substituted only where it makes a
-//! link (a macro's target, `{name}[text]`); elsewhere the URI is found
-//! where the attribute is defined, once. `*.asc`, which ripgrep's
+//! is a link. An attribute's definition is text too, so its URI is
+//! found where it is defined as well as where it is used. Both branches
+//! of a conditional (`ifdef::env-github[]`) are read: which one a reader
+//! sees depends on where the document is shown. A definition keeps the
+//! attributes it names substituted up to 4 KiB, and references add at
+//! most the document's size and 64 KiB to the text: definitions naming
+//! each other twice double at each level (Asciidoctor runs out of memory
+//! on 40 such lines). `*.asc`, which ripgrep's
 //! `asciidoc` type also names, is left as text: it names PGP armor at
 //! least as often (every `*.asc` on the machine this was written on was a
 //! key).
@@ -57,6 +69,7 @@ pub(crate) fn read(adoc: &[u8]) -> Reading {
             ..Reading::default()
         },
         attributes: HashMap::new(),
+        budget: adoc.len() + 64 * 1024,
     };
     reader.blocks();
     reader.out
@@ -91,6 +104,10 @@ struct Reader<'a> {
     /// The attributes defined so far (`:name: value`), by name.
     /// Their values have the attributes defined before them substituted.
     attributes: HashMap<&'a [u8], Vec<u8>>,
+    /// How many bytes attribute references may still add to the text: as
+    /// many as the document has, and 64 KiB, so that a reference repeated
+    /// cannot make the text to scan many times the document.
+    budget: usize,
 }
 
 impl<'a> Reader<'a> {
@@ -110,6 +127,8 @@ impl<'a> Reader<'a> {
         // Whether the line starts a block: the first of the document, or
         // one after a blank line or a delimited block.
         let mut starts_block = true;
+        // Whether the last paragraph ended with a description list's term.
+        let mut after_term = false;
         while let Some(line) = self.line(at) {
             if line.is_blank() {
                 self.copy(line.start, line.next);
@@ -119,6 +138,7 @@ impl<'a> Reader<'a> {
                 continue;
             }
             let text = &src[line.text..line.end];
+            let term_before = std::mem::take(&mut after_term);
             if line.indent == 0 {
                 if let Some(block) = delimiter(text, style) {
                     at = self.delimited(line, block);
@@ -145,16 +165,29 @@ impl<'a> Reader<'a> {
                     at = line.next;
                     continue;
                 }
+                let underline = self.line(line.next).filter(|u| is_underline(src, &line, u));
+                if let Some(underline) = underline.filter(|_| starts_block) {
+                    // A two-line title (`Title` over `-----`).
+                    self.inline(line.start, line.next);
+                    self.copy(underline.start, underline.next);
+                    at = underline.next;
+                    continue;
+                }
                 if let Some((name, value)) = attribute_entry(src, &line) {
-                    let value = self.substituted(&src[value]);
+                    let substituted = self.substituted(&src[value.clone()]);
+                    let value = if substituted.len() <= MAX_VALUE {
+                        substituted
+                    } else {
+                        src[value].to_vec()
+                    };
                     self.attributes.insert(&src[name], value);
                     self.inline(line.start, line.next);
                     at = line.next;
                     continue;
                 }
             }
-            let end = self.paragraph_end(line);
-            let literal = line.indent > 0 && !is_list_item(text);
+            let (end, last) = self.paragraph_end(line);
+            let literal = line.indent > 0 && !is_list_item(text) && !term_before;
             match style.take() {
                 _ if !starts_block => self.inline(line.start, end),
                 Some(Style::Comment) => self.out.separator(b'\n', line.start),
@@ -162,17 +195,21 @@ impl<'a> Reader<'a> {
                 None if literal => self.code(line.start, end),
                 None => self.inline(line.start, end),
             }
+            // A description list's term alone on its line: the block after
+            // it is its description, indented or not.
+            let last = &src[last.text..last.end];
+            after_term = [&b"::"[..], b";;"].iter().any(|t| last.ends_with(t));
             at = end;
             starts_block = false;
         }
     }
 
-    /// Where the paragraph whose first line is `first` ends: at a blank
-    /// line, a delimiter, a block attribute line or a comment line, at the
-    /// margin.
-    fn paragraph_end(&self, first: Line) -> usize {
-        let mut at = first.next;
-        while let Some(line) = self.line(at) {
+    /// Where the paragraph whose first line is `first` ends, and its last
+    /// line: at a blank line, a delimiter, a block attribute line or a
+    /// comment line, at the margin.
+    fn paragraph_end(&self, first: Line) -> (usize, Line) {
+        let mut last = first;
+        while let Some(line) = self.line(last.next) {
             let text = &self.src[line.text..line.end];
             let ends = line.is_blank()
                 || line.indent == 0
@@ -182,9 +219,9 @@ impl<'a> Reader<'a> {
             if ends {
                 break;
             }
-            at = line.next;
+            last = line;
         }
-        at
+        (last.next, last)
     }
 
     /// Reads the delimited block whose opening line is `open`, up to the
@@ -242,7 +279,8 @@ impl<'a> Reader<'a> {
 
     /// Appends the text `src[from..to]` (whole lines) with its inline
     /// markup read: monospace is code, a passthrough's content is text
-    /// without its marks, a link macro is a link with its text as label.
+    /// without its marks, a macro's target is a link with its text as
+    /// label, an attribute reference is its value.
     fn inline(&mut self, from: usize, to: usize) {
         let src = self.src;
         let mut copied = from;
@@ -250,6 +288,7 @@ impl<'a> Reader<'a> {
         // The closes of `` ` ``, ``` `` ```, `+`, `++` and `+++`.
         let mut closes = [(b'`', 1), (b'`', 2), (b'+', 1), (b'+', 2), (b'+', 3)]
             .map(|(mark, run)| NextMatch::new(move |k| close_of(src, mark, run, k, to)));
+        let mut ends = MacroEnds::new(src, to);
         while let Some(p) = src[at..to]
             .iter()
             .position(|&b| matches!(b, b'`' | b'+' | b':' | b'{'))
@@ -260,31 +299,31 @@ impl<'a> Reader<'a> {
             let escaped = k > from && src[k - 1] == b'\\';
             match src[k] {
                 b':' => {
-                    let Some(macro_start) = macro_name_before(src, from, k) else {
+                    let Some((macro_start, kind)) = macro_before(src, from, k) else {
                         continue;
                     };
                     if macro_start > from && src[macro_start - 1] == b'\\' {
                         continue;
                     }
-                    let Some(m) = self.link_macro(k + 1, to) else {
+                    let Some(m) = ends.link_macro(k + 1) else {
                         continue;
                     };
                     self.copy(copied, macro_start);
                     copied = m.end;
-                    self.link(m, src[macro_start] == b'l');
+                    self.link(m, kind);
                     at = copied;
                 }
                 b'{' => {
-                    let Some(m) = self.attribute_link(k, to) else {
+                    let Some((end, value)) = self.attribute_at(k, to) else {
                         continue;
                     };
                     if escaped {
                         continue;
                     }
                     self.copy(copied, k);
-                    copied = m.end;
-                    self.link(m, true);
-                    at = copied;
+                    self.out.decoded(&value, k, end - k);
+                    copied = end;
+                    at = end;
                 }
                 mark => {
                     if escaped || !opens_constrained(src, from, k) {
@@ -326,94 +365,86 @@ impl<'a> Reader<'a> {
         self.copy(copied, to);
     }
 
-    /// The link macro whose target starts at `target` (past `link:`,
-    /// `image:` or `image::`): `TARGET[TEXT]` or `++TARGET++[TEXT]` within
-    /// `..to`, the target without blanks.
-    fn link_macro(&self, target: usize, to: usize) -> Option<Macro> {
-        let src = self.src;
-        let target = target + usize::from(src.get(target) == Some(&b':'));
-        let (written, open) = if src[target..to].starts_with(b"++") {
-            let p = memchr::memmem::find(&src[target + 2..to], b"++")?;
-            crate::work::examined(p);
-            (target + 2..target + 2 + p, target + 4 + p)
-        } else {
-            let len = src[target..to]
-                .iter()
-                .position(|&b| b == b'[' || b.is_ascii_whitespace())
-                .unwrap_or(to - target);
-            crate::work::examined(len);
-            (target..target + len, target + len)
-        };
-        if written.is_empty() || src.get(open) != Some(&b'[') {
-            return None;
-        }
-        self.macro_text(written, open, to)
-    }
-
-    /// The link written `{name}[TEXT]` at `brace`, `name` an attribute
-    /// defined before it.
-    fn attribute_link(&self, brace: usize, to: usize) -> Option<Macro> {
+    /// The attribute reference `{name}` at `brace` (within `..to`), if
+    /// `name` is an attribute defined so far and the expansion budget
+    /// allows its value: where the reference ends, and the value, which
+    /// the budget is charged for.
+    fn attribute_at(&mut self, brace: usize, to: usize) -> Option<(usize, Vec<u8>)> {
         let src = self.src;
         let len = src[brace + 1..to]
             .iter()
-            .take(64)
-            .position(|&b| b == b'}')?;
+            .take(MAX_NAME + 1)
+            .position(|&b| !is_name_byte(b))?;
         let close = brace + 1 + len;
-        if !self.attributes.contains_key(&src[brace + 1..close])
-            || src.get(close + 1) != Some(&b'[')
-        {
+        if len == 0 || src[close] != b'}' {
             return None;
         }
-        self.macro_text(brace..close + 1, close + 1, to)
+        crate::work::examined(len);
+        let value = self.attributes.get(&src[brace + 1..close])?;
+        self.budget = self.budget.checked_sub(value.len())?;
+        Some((close + 1, value.clone()))
     }
 
-    /// The macro whose target is written at `written`, whose text opens
-    /// with the `[` at `open`, up to its `]` within `..to`.
-    fn macro_text(&self, written: Range<usize>, open: usize, to: usize) -> Option<Macro> {
-        let src = self.src;
-        let mut k = open + 1;
-        loop {
-            let p = memchr::memchr2(b']', b'\\', &src[k..to])?;
-            crate::work::examined(p + 1);
-            let b = k + p;
-            if src[b] == b']' {
-                return Some(Macro {
-                    target: written,
-                    text: open + 1..b,
-                    end: b + 1,
-                });
-            }
-            k = b + 2;
-            if k >= to {
-                return None;
+    /// Appends `src[from..to]`, a macro's text, with its attribute
+    /// references replaced by their values (`link={url-ci}`).
+    fn text_with_attributes(&mut self, from: usize, to: usize) {
+        let mut copied = from;
+        let mut at = from;
+        while let Some(p) = memchr::memchr(b'{', &self.src[at..to]) {
+            let brace = at + p;
+            at = brace + 1;
+            if let Some((end, value)) = self.attribute_at(brace, to) {
+                self.copy(copied, brace);
+                self.out.decoded(&value, brace, end - brace);
+                copied = end;
+                at = end;
             }
         }
+        self.copy(copied, to);
     }
 
-    /// Appends the link macro `m`: its target is a link, with the
-    /// attributes it names substituted; its text, if `labelled` (a link's,
-    /// not an image's alternative text), is the link's label, and text in
-    /// any case.
-    fn link(&mut self, m: Macro, labelled: bool) {
+    /// Appends the macro `m`: its target is a link (a video's or an
+    /// audio's unless a service names it: `video::id[youtube]`), with the
+    /// attributes it names substituted, and an image's, a video's or an
+    /// audio's relative one under `imagesdir`, as Asciidoctor resolves
+    /// them; its text is text, and a link's label.
+    fn link(&mut self, m: Macro, kind: MacroKind) {
         let src = self.src;
         self.out.separator(b' ', m.target.start);
         let start = self.out.text.len();
-        // The text up to a `,` names it (`[Text,window=_blank]`), a final
-        // `^` opens it in a new window; the rest is attributes.
+        // The text up to a `,` names it (`[Text,window=_blank]`); the rest
+        // is attributes.
         let text = &src[m.text.clone()];
         let shown = match text.first() {
             Some(b'"') => memchr::memchr(b'"', &text[1..]).map_or(text.len(), |p| p + 2),
             _ => memchr::memchr(b',', text).unwrap_or(text.len()),
         };
-        self.copy(m.text.start, m.text.start + shown);
+        self.text_with_attributes(m.text.start, m.text.start + shown);
         let label = Span::new(start, self.out.text.len());
-        self.copy(m.text.start + shown, m.text.end);
+        self.text_with_attributes(m.text.start + shown, m.text.end);
         self.out.separator(b' ', m.end - 1);
-        let value = self.substituted(&src[m.target.clone()]);
+        let service = matches!(
+            text[..shown].trim_ascii(),
+            b"youtube" | b"vimeo" | b"wistia"
+        );
+        if kind == MacroKind::Media && service {
+            return;
+        }
+        let mut value = self.substituted(&src[m.target.clone()]);
+        if kind != MacroKind::Link {
+            if let Some(dir) = self
+                .attributes
+                .get(&b"imagesdir"[..])
+                .filter(|_| is_path(&value))
+            {
+                let dir = dir.strip_suffix(b"/").unwrap_or(dir);
+                value = [dir, b"/", &value].concat();
+            }
+        }
         self.out.refs.push(Reference {
             value: String::from_utf8_lossy(&value).into_owned(),
             source: Span::new(m.target.start, m.target.end),
-            label: (labelled && label.start < label.end).then_some(label),
+            label: (kind == MacroKind::Link && label.start < label.end).then_some(label),
         });
     }
 
@@ -440,6 +471,108 @@ impl<'a> Reader<'a> {
         }
         out.extend_from_slice(&target[k..]);
         out
+    }
+}
+
+/// The longest attribute name read (`{name}`): longer ones are text.
+const MAX_NAME: usize = 64;
+
+/// The longest value an attribute keeps with the attributes it names
+/// substituted: a longer one keeps them as written, so that definitions
+/// naming each other twice cannot double at each level (26 levels made
+/// 136 MB).
+const MAX_VALUE: usize = 4096;
+
+/// Returns true if `b` may be in an attribute's name.
+fn is_name_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'-' || b == b'_'
+}
+
+/// Returns true if the reference `value` is a relative path (no scheme,
+/// not from the root): an image's, which `imagesdir` is put before.
+fn is_path(value: &[u8]) -> bool {
+    crate::uri::scheme_end(value).is_none() && !value.starts_with(b"/") && !value.starts_with(b"{")
+}
+
+/// Which macro a target is named by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MacroKind {
+    /// `link:`, whose text is the link's label.
+    Link,
+    /// `image:` or `image::`, whose text is its alternative text.
+    Image,
+    /// `video::` or `audio::`.
+    Media,
+}
+
+/// Where the parts of the macros in a paragraph end, searched for once
+/// each (`NextMatch`): a run of `link:` without a target, or of `image:x[`
+/// never closed, would otherwise search to the paragraph's end each time.
+struct MacroEnds<'a> {
+    src: &'a [u8],
+    /// The first `[` or blank: a target's end.
+    target_end: NextMatch<Box<dyn Fn(usize) -> Option<usize> + 'a>>,
+    /// The first `++`: a `++…++` target's end.
+    pluses: NextMatch<Box<dyn Fn(usize) -> Option<usize> + 'a>>,
+    /// The first `]` no backslash escapes: a macro's text's end.
+    text_end: NextMatch<Box<dyn Fn(usize) -> Option<usize> + 'a>>,
+}
+
+impl<'a> MacroEnds<'a> {
+    /// The searches within `src[..to]`.
+    fn new(src: &'a [u8], to: usize) -> Self {
+        MacroEnds {
+            src,
+            target_end: NextMatch::new(Box::new(move |k| {
+                let p = src[k..to]
+                    .iter()
+                    .position(|&b| b == b'[' || b.is_ascii_whitespace());
+                crate::work::examined(p.map_or(to - k, |p| p + 1));
+                Some(p.map_or(to, |p| k + p))
+            })),
+            pluses: NextMatch::new(Box::new(move |k| {
+                let p = memchr::memmem::find(&src[k..to], b"++");
+                crate::work::examined(p.map_or(to - k, |p| p + 2));
+                p.map(|p| k + p)
+            })),
+            text_end: NextMatch::new(Box::new(move |k| {
+                let mut at = k;
+                while let Some(p) = memchr::memchr(b']', &src[at..to]) {
+                    crate::work::examined(p + 1);
+                    let close = at + p;
+                    if src[close - 1] != b'\\' {
+                        return Some(close);
+                    }
+                    at = close + 1;
+                }
+                crate::work::examined(to - at);
+                None
+            })),
+        }
+    }
+
+    /// The macro whose target starts at `target` (past `link:`, `image:`,
+    /// `image::`, …): `TARGET[TEXT]` or `++TARGET++[TEXT]`, the target
+    /// without blanks.
+    fn link_macro(&mut self, target: usize) -> Option<Macro> {
+        let src = self.src;
+        let target = target + usize::from(src.get(target) == Some(&b':'));
+        let (written, open) = if src[target..].starts_with(b"++") {
+            let close = self.pluses.at_or_after(target + 2)?;
+            (target + 2..close, close + 2)
+        } else {
+            let end = self.target_end.at_or_after(target)?;
+            (target..end, end)
+        };
+        if written.is_empty() || src.get(open) != Some(&b'[') {
+            return None;
+        }
+        let close = self.text_end.at_or_after(open + 1)?;
+        Some(Macro {
+            target: written,
+            text: open + 1..close,
+            end: close + 1,
+        })
     }
 }
 
@@ -487,6 +620,24 @@ fn delimiter(text: &[u8], style: Option<Style>) -> Option<Block> {
 fn is_title(text: &[u8]) -> bool {
     let marks = text.iter().take_while(|&&b| b == b'=' || b == b'#').count();
     (1..=6).contains(&marks) && text.get(marks) == Some(&b' ')
+}
+
+/// Returns true if `underline`, the line after `title`, makes it a
+/// two-line title: one of `=`, `-`, `~`, `^` or `+` repeated, as long as
+/// the title give or take one character, under a title that holds a word
+/// and does not start with `.` (Asciidoctor's rule).
+fn is_underline(src: &[u8], title: &Line, underline: &Line) -> bool {
+    let marks = &src[underline.start..underline.end];
+    let text = &src[title.text..title.end];
+    let chars = |bytes: &[u8]| bytes.iter().filter(|&&b| b & 0xC0 != 0x80).count();
+    title.indent == 0
+        && underline.indent == 0
+        && marks.len() >= 2
+        && b"=-~^+".contains(&marks[0])
+        && marks.iter().all(|&b| b == marks[0])
+        && chars(text).abs_diff(marks.len()) < 2
+        && !text.starts_with(b".")
+        && text.iter().any(|&b| is_word_byte(b))
 }
 
 /// Returns true if the line `text` is a block attribute line (`[…]`), an
@@ -562,19 +713,23 @@ fn is_list_item(text: &[u8]) -> bool {
     })
 }
 
-/// Where the macro named before the `:` at `colon` starts (`link:`,
-/// `image:`, `image::`), if one is, after `from` and not in a word.
-fn macro_name_before(src: &[u8], from: usize, colon: usize) -> Option<usize> {
+/// Where the macro named before the `:` at `colon` starts, and which it
+/// is (`link:`, `image:`, `image::`, `video::`, `audio::`), if one is,
+/// after `from` and not in a word.
+fn macro_before(src: &[u8], from: usize, colon: usize) -> Option<(usize, MacroKind)> {
     let before = &src[from..colon];
-    let (before, name_len) = match before {
-        [.., b'i', b'm', b'a', b'g', b'e', b':'] => (&before[..before.len() - 1], 5),
-        [.., b'i', b'm', b'a', b'g', b'e'] => (before, 5),
-        [.., b'l', b'i', b'n', b'k'] => (before, 4),
-        _ => return None,
-    };
-    let start = from + before.len() - name_len;
+    let (name, kind) = [
+        (&b"link"[..], MacroKind::Link),
+        (b"image", MacroKind::Image),
+        (b"image:", MacroKind::Image),
+        (b"video:", MacroKind::Media),
+        (b"audio:", MacroKind::Media),
+    ]
+    .into_iter()
+    .find(|(name, _)| before.ends_with(name))?;
+    let start = colon - name.len();
     let in_word = start > from && is_word_byte(src[start - 1]);
-    (!in_word).then_some(start)
+    (!in_word).then_some((start, kind))
 }
 
 /// Returns true if `b` is part of a word, for AsciiDoc's constrained marks
@@ -734,11 +889,6 @@ mod tests {
                     label("B")
                 ),
                 (
-                    "https://docs.example.org/v2".into(),
-                    "{url-docs}".into(),
-                    label("the docs")
-                ),
-                (
                     "https://docs.example.org/v2/guide/install.html".into(),
                     "{url-guide}/install.html".into(),
                     label("\"Install, now\"")
@@ -758,6 +908,77 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("{undefined}[x]"), "{text}");
+        // An attribute reference in text is its value, for the scanner.
+        assert!(
+            text.contains(" https://docs.example.org/v2[the docs]"),
+            "{text}"
+        );
+    }
+
+    /// Found comparing with Asciidoctor over 1,551 real files (git's docs,
+    /// packages' READMEs): each case lost URIs.
+    #[test]
+    fn titles_attributes_descriptions_and_media_are_read_as_asciidoctor_reads_them() {
+        // A two-line title is no listing (it made the rest of a file code).
+        let adoc = "Title\n-----\n\nSee https://a.example/one.\n\n----\ncode\n----\n";
+        assert_eq!(code_of(adoc), ["code\n"]);
+        // Attribute references anywhere in text, and in a macro's text.
+        let adoc = ":url-repo: https://github.com/o/p\n:gh: o/p\n:imagesdir: ../images\n\n\
+                    The {url-repo}/commits/main[history], https://github.com/{gh}/issues \
+                    and \\{url-repo}.\n\n\
+                    image:badge.svg[CI,link={url-repo}/actions] video::intro.mp4[] \
+                    video::dQw4w9WgXcQ[youtube] audio::https://s.example/a.mp3[]\n";
+        let (text, links) = read_str(adoc);
+        assert!(
+            text.contains(
+                "The https://github.com/o/p/commits/main[history], https://github.com/o/p/issues \
+                 and \\{url-repo}."
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("CI,link=https://github.com/o/p/actions"),
+            "{text}"
+        );
+        let values: Vec<&str> = links.iter().map(|l| l.0.as_str()).collect();
+        assert_eq!(
+            values,
+            [
+                "../images/badge.svg",
+                "../images/intro.mp4",
+                "https://s.example/a.mp3"
+            ]
+        );
+        // A term's description after a blank line is text, not a literal.
+        let adoc = "--verbose::\n\n\tSee https://a.example/x.\n\n  literal https://b.example/\n";
+        assert_eq!(code_of(adoc), ["  literal https://b.example/\n"]);
+    }
+
+    /// Definitions that name each other twice would double at each level
+    /// (26 levels, 136 MB); a reference repeated, multiply the text.
+    #[test]
+    fn attributes_cannot_blow_the_text_up() {
+        let mut adoc = String::from(":a0: https://x.example/\n");
+        for level in 1..20 {
+            adoc += &format!(":a{level}: {{a{}}}{{a{}}}\n", level - 1, level - 1);
+        }
+        let mut reader = Reader {
+            src: adoc.as_bytes(),
+            out: Reading::default(),
+            attributes: HashMap::new(),
+            budget: usize::MAX,
+        };
+        reader.blocks();
+        let longest = reader.attributes.values().map(Vec::len).max();
+        assert!(longest <= Some(MAX_VALUE), "{longest:?}");
+        adoc += &"{a19} {a8} ".repeat(10_000);
+        let reading = read(adoc.as_bytes());
+        assert!(
+            reading.text.len() < 2 * adoc.len() + 64 * 1024,
+            "{} bytes of text for {}",
+            reading.text.len(),
+            adoc.len()
+        );
     }
 
     #[test]
@@ -808,6 +1029,11 @@ mod tests {
             ("pluses", Box::new(|n| "+".repeat(n))),
             ("backquotes", Box::new(|n| "`".repeat(n))),
             ("mixed", Box::new(repeated("a `b` +c+ link:d[e] {f}[g] "))),
+            ("link:link:", Box::new(repeated("link:"))),
+            ("image:x[", Box::new(repeated("image:x[ "))),
+            ("link:++x[", Box::new(repeated("link:++x[ "))),
+            ("title", Box::new(repeated("T\n-\n"))),
+            ("term", Box::new(repeated("t::\n\n  d\n"))),
         ];
         for (name, input) in inputs {
             let mut per_byte = Vec::new();
