@@ -786,7 +786,9 @@ fn close_of(src: &[u8], mark: u8, run: usize, from: usize, to: usize) -> Option<
 
 #[cfg(test)]
 mod tests {
-    use super::super::lines::{assert_well_placed, shown};
+    use super::super::lines::{
+        assert_linear, assert_well_placed, random_documents, shown, SizedInput,
+    };
     use super::*;
 
     fn read_str(adoc: &str) -> (String, Vec<(String, String, Option<String>)>) {
@@ -1010,8 +1012,7 @@ mod tests {
     #[test]
     fn reading_is_linear() {
         let repeated = |unit: &'static str| move |n: usize| unit.repeat(n);
-        type Input = Box<dyn Fn(usize) -> String>;
-        let inputs: Vec<(&str, Input)> = vec![
+        let inputs: Vec<SizedInput> = vec![
             ("`a ", Box::new(repeated("`a "))),
             ("``a ", Box::new(repeated("``a "))),
             ("+a ", Box::new(repeated("+a "))),
@@ -1035,23 +1036,7 @@ mod tests {
             ("title", Box::new(repeated("T\n-\n"))),
             ("term", Box::new(repeated("t::\n\n  d\n"))),
         ];
-        for (name, input) in inputs {
-            let mut per_byte = Vec::new();
-            for n in [100, 3_000] {
-                let adoc = input(n);
-                crate::work::take();
-                read(adoc.as_bytes());
-                per_byte.push(crate::work::take() as f64 / adoc.len() as f64);
-            }
-            assert!(
-                per_byte[1] < 8.0,
-                "{name}: {per_byte:?} bytes examined per byte"
-            );
-            assert!(
-                per_byte[1] < per_byte[0] * 1.5 + 1.0,
-                "{name}: {per_byte:?}"
-            );
-        }
+        assert_linear(read, inputs);
     }
 
     /// Random documents from pieces of AsciiDoc: no panic, every byte
@@ -1099,18 +1084,7 @@ mod tests {
             b"^",
             b"_",
         ];
-        let mut seed: u64 = 0x8765_4321;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..20_000 {
-            let mut doc = Vec::new();
-            for _ in 0..random() % 40 {
-                doc.extend_from_slice(pieces[(random() % pieces.len() as u64) as usize]);
-            }
+        for doc in random_documents(pieces, 0x8765_4321, 20_000) {
             let shown = String::from_utf8_lossy(&doc);
             let r = read(&doc);
             assert_well_placed(&doc, &r, &shown);

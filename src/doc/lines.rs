@@ -139,3 +139,57 @@ pub(super) fn assert_well_placed(doc: &[u8], reading: &crate::reading::Reading, 
         .iter()
         .all(|c| c.start < c.end && c.end <= reading.text.len()));
 }
+
+/// `count` documents, each of up to 40 of `pieces` drawn at random
+/// (xorshift from `seed`: the same documents every run).
+#[cfg(test)]
+pub(super) fn random_documents<'p>(
+    pieces: &'p [&'p [u8]],
+    mut seed: u64,
+    count: usize,
+) -> impl Iterator<Item = Vec<u8>> + 'p {
+    let mut random = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    (0..count).map(move |_| {
+        let mut doc = Vec::new();
+        for _ in 0..random() % 40 {
+            doc.extend_from_slice(pieces[(random() % pieces.len() as u64) as usize]);
+        }
+        doc
+    })
+}
+
+/// An input of a linear-time test: its name, and the input at a size.
+#[cfg(test)]
+pub(super) type SizedInput<'n> = (&'n str, Box<dyn Fn(usize) -> String>);
+
+/// Asserts that `read` examines a bounded number of bytes per byte of
+/// each input, made by each function at two sizes: fewer than 8, and not
+/// growing with the size (as a quadratic reading would).
+#[cfg(test)]
+pub(super) fn assert_linear(
+    read: fn(&[u8]) -> crate::reading::Reading,
+    inputs: Vec<SizedInput<'_>>,
+) {
+    for (name, input) in inputs {
+        let mut per_byte = Vec::new();
+        for n in [100, 3_000] {
+            let doc = input(n);
+            crate::work::take();
+            read(doc.as_bytes());
+            per_byte.push(crate::work::take() as f64 / doc.len() as f64);
+        }
+        assert!(
+            per_byte[1] < 8.0,
+            "{name}: {per_byte:?} bytes examined per byte"
+        );
+        assert!(
+            per_byte[1] < per_byte[0] * 1.5 + 1.0,
+            "{name}: {per_byte:?}"
+        );
+    }
+}

@@ -670,7 +670,9 @@ fn embedded_start(src: &[u8], content: Range<usize>) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lines::{assert_well_placed, shown};
+    use super::super::lines::{
+        assert_linear, assert_well_placed, random_documents, shown, SizedInput,
+    };
     use super::*;
 
     fn read_str(rst: &str) -> (String, Vec<(String, String, Option<String>)>) {
@@ -890,8 +892,7 @@ mod tests {
                 .collect();
             lines.concat() + "\n"
         };
-        type Input = Box<dyn Fn(usize) -> String>;
-        let inputs: Vec<(&str, Input)> = vec![
+        let inputs: Vec<SizedInput> = vec![
             ("``a ", Box::new(repeated("``a ", ""))),
             ("`a ", Box::new(repeated("`a ", ""))),
             ("`a … b>`_", Box::new(repeated("`a ", "b>`_"))),
@@ -910,23 +911,7 @@ mod tests {
             ("quoted", Box::new(repeated("x::\n\n> y\n", ""))),
             ("nested figures", Box::new(nested_figures)),
         ];
-        for (name, input) in inputs {
-            let mut per_byte = Vec::new();
-            for n in [100, 3_000] {
-                let rst = input(n);
-                crate::work::take();
-                read(rst.as_bytes());
-                per_byte.push(crate::work::take() as f64 / rst.len() as f64);
-            }
-            assert!(
-                per_byte[1] < 8.0,
-                "{name}: {per_byte:?} bytes examined per byte"
-            );
-            assert!(
-                per_byte[1] < per_byte[0] * 1.5 + 1.0,
-                "{name}: {per_byte:?}"
-            );
-        }
+        assert_linear(read, inputs);
     }
 
     /// Random documents from pieces of reST (a review's, which found a
@@ -980,18 +965,7 @@ mod tests {
             b"- ",
             b"%",
         ];
-        let mut seed: u64 = 0x1234_5678;
-        let mut random = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..20_000 {
-            let mut doc = Vec::new();
-            for _ in 0..random() % 40 {
-                doc.extend_from_slice(pieces[(random() % pieces.len() as u64) as usize]);
-            }
+        for doc in random_documents(pieces, 0x1234_5678, 20_000) {
             let shown = String::from_utf8_lossy(&doc);
             let r = read(&doc);
             assert_well_placed(&doc, &r, &shown);
