@@ -330,6 +330,9 @@ impl LinkReading {
             _ if authority.contains(&i) => LinkByte::Keep,
             b'#' if self.encode_second_hash && passed.fragment => LinkByte::Encode,
             b'[' | b']' if passed.query || !self.keep_delimiters => LinkByte::Encode,
+            // A server template's opening (`<?php`, `<%=`) is no link's:
+            // left for the parser to refuse, as a template's braces are.
+            b'<' if matches!(link.get(i + 1), Some(b'?' | b'%')) => LinkByte::Keep,
             // U+00A0, whichever of its bytes this is.
             NBSP_LEAD if link.get(i + 1) == Some(&NBSP_TRAIL) => LinkByte::Encode,
             NBSP_TRAIL if i > 0 && link[i - 1] == NBSP_LEAD => LinkByte::Encode,

@@ -120,10 +120,19 @@ proptest! {
             // What was written: the IRI, when the URI is its mapping.
             let written = f.iri().unwrap_or(f.as_str()).as_bytes();
             if let Some(iri) = f.iri() {
-                // A `#` inside the fragment is read as `%23`.
+                // A `#` inside the fragment is read as `%23`, and the
+                // query's and fragment's `[` and `]` as `%5B` and `%5D`.
                 let iri = match iri.split_once('#') {
                     Some((before, fragment)) => format!("{before}#{}", fragment.replace('#', "%23")),
                     None => iri.to_string(),
+                };
+                let iri = match iri.find(['?', '#']) {
+                    Some(q) => format!(
+                        "{}{}",
+                        &iri[..q],
+                        iri[q..].replace('[', "%5B").replace(']', "%5D")
+                    ),
+                    None => iri,
                 };
                 prop_assert_eq!(IriRef::parse(&iri).unwrap().to_uri(), f.as_str());
             }

@@ -178,6 +178,18 @@ pub fn shapes(len: u64) -> Vec<Case> {
             per_unit(1),
         ),
         shape(
+            "hash-fragment",
+            "`http://a/#` and 2,000 `#`, then a space (each `#` past the first is read as `%23`: one URI)",
+            glued("http://a/#", 1, &"#".repeat(2_000)) + " ",
+            per_unit(1),
+        ),
+        shape(
+            "query-brackets",
+            "`http://a/?q[]=1&` and 2,000 `a[]=1&`, then a space (a query's brackets are read as `%5B`, `%5D`: one URI)",
+            glued("http://a/?q[]=1&", 1, &"a[]=1&".repeat(2_000)) + " ",
+            per_unit(1),
+        ),
+        shape(
             "glued-open-square",
             "`http://a/[` x 7,000 then `] `",
             glued("http://a/[", 7_000, "] "),

@@ -45,8 +45,10 @@
 //! found where it is defined as well as where it is used. Both branches
 //! of a conditional (`ifdef::env-github[]`) are read: which one a reader
 //! sees depends on where the document is shown. A definition keeps the
-//! attributes it names substituted up to 4 KiB, and references add at
-//! most the document's size and 64 KiB to the text: definitions naming
+//! attributes it names substituted up to 4 KiB, as does a macro's
+//! target, and references, all told, add at most the document's size and
+//! 64 KiB to what is read (an escaped one, `\{name}`, adds nothing):
+//! definitions naming
 //! each other twice double at each level (Asciidoctor runs out of memory
 //! on 40 such lines). `*.asc`, which ripgrep's
 //! `asciidoc` type also names, is left as text: it names PGP armor at
@@ -146,7 +148,7 @@ impl<'a> Reader<'a> {
                     style = None;
                     continue;
                 }
-                if text.starts_with(b"//") {
+                if is_comment_line(text) {
                     self.out.separator(b'\n', line.start);
                     at = line.next;
                     continue;
@@ -174,12 +176,9 @@ impl<'a> Reader<'a> {
                     continue;
                 }
                 if let Some((name, value)) = attribute_entry(src, &line) {
-                    let substituted = self.substituted(&src[value.clone()]);
-                    let value = if substituted.len() <= MAX_VALUE {
-                        substituted
-                    } else {
-                        src[value].to_vec()
-                    };
+                    let value = self
+                        .substituted(value.clone())
+                        .unwrap_or_else(|| src[value].to_vec());
                     self.attributes.insert(&src[name], value);
                     self.inline(line.start, line.next);
                     at = line.next;
@@ -214,7 +213,7 @@ impl<'a> Reader<'a> {
             let ends = line.is_blank()
                 || line.indent == 0
                     && (delimiter(text, None).is_some()
-                        || text.starts_with(b"//")
+                        || is_comment_line(text)
                         || is_block_attribute_line(text));
             if ends {
                 break;
@@ -314,12 +313,9 @@ impl<'a> Reader<'a> {
                     at = copied;
                 }
                 b'{' => {
-                    let Some((end, value)) = self.attribute_at(k, to) else {
+                    let Some((end, value)) = self.reference_at(k, to) else {
                         continue;
                     };
-                    if escaped {
-                        continue;
-                    }
                     self.copy(copied, k);
                     self.out.decoded(&value, k, end - k);
                     copied = end;
@@ -366,20 +362,25 @@ impl<'a> Reader<'a> {
     }
 
     /// The attribute reference `{name}` at `brace` (within `..to`), if
-    /// `name` is an attribute defined so far and the expansion budget
-    /// allows its value: where the reference ends, and the value, which
-    /// the budget is charged for.
-    fn attribute_at(&mut self, brace: usize, to: usize) -> Option<(usize, Vec<u8>)> {
+    /// it is one: not escaped (`\\{name}`), `name` an attribute defined so
+    /// far, and the expansion budget allowing its value. Where the
+    /// reference ends, and the value, which the budget is charged for.
+    /// Every substitution goes through here: at most [`MAX_NAME`] bytes
+    /// are looked at a `{`.
+    fn reference_at(&mut self, brace: usize, to: usize) -> Option<(usize, Vec<u8>)> {
         let src = self.src;
+        if brace > 0 && src[brace - 1] == b'\\' {
+            return None;
+        }
         let len = src[brace + 1..to]
             .iter()
             .take(MAX_NAME + 1)
             .position(|&b| !is_name_byte(b))?;
+        crate::work::examined(len + 1);
         let close = brace + 1 + len;
         if len == 0 || src[close] != b'}' {
             return None;
         }
-        crate::work::examined(len);
         let value = self.attributes.get(&src[brace + 1..close])?;
         self.budget = self.budget.checked_sub(value.len())?;
         Some((close + 1, value.clone()))
@@ -393,7 +394,7 @@ impl<'a> Reader<'a> {
         while let Some(p) = memchr::memchr(b'{', &self.src[at..to]) {
             let brace = at + p;
             at = brace + 1;
-            if let Some((end, value)) = self.attribute_at(brace, to) {
+            if let Some((end, value)) = self.reference_at(brace, to) {
                 self.copy(copied, brace);
                 self.out.decoded(&value, brace, end - brace);
                 copied = end;
@@ -412,14 +413,19 @@ impl<'a> Reader<'a> {
         let src = self.src;
         self.out.separator(b' ', m.target.start);
         let start = self.out.text.len();
-        // The text up to a `,` names it (`[Text,window=_blank]`); the rest
-        // is attributes.
+        // The text is what is shown, but when it holds attributes
+        // (`[Text,window=_blank]`): then its first one is, up to a `,`. A
+        // final `^` opens the link in a new window.
         let text = &src[m.text.clone()];
         let shown = match text.first() {
             Some(b'"') => memchr::memchr(b'"', &text[1..]).map_or(text.len(), |p| p + 2),
-            _ => memchr::memchr(b',', text).unwrap_or(text.len()),
+            _ if memchr::memchr(b'=', text).is_some() => {
+                memchr::memchr(b',', text).unwrap_or(text.len())
+            }
+            _ => text.len(),
         };
-        self.text_with_attributes(m.text.start, m.text.start + shown);
+        let caret = usize::from(text[..shown].ends_with(b"^"));
+        self.text_with_attributes(m.text.start, m.text.start + shown - caret);
         let label = Span::new(start, self.out.text.len());
         self.text_with_attributes(m.text.start + shown, m.text.end);
         self.out.separator(b' ', m.end - 1);
@@ -430,7 +436,9 @@ impl<'a> Reader<'a> {
         if kind == MacroKind::Media && service {
             return;
         }
-        let mut value = self.substituted(&src[m.target.clone()]);
+        let mut value = self
+            .substituted(m.target.clone())
+            .unwrap_or_else(|| src[m.target.clone()].to_vec());
         if kind != MacroKind::Link {
             if let Some(dir) = self
                 .attributes
@@ -448,39 +456,38 @@ impl<'a> Reader<'a> {
         });
     }
 
-    /// `target` with each reference to an attribute defined so far
-    /// (`{name}`) replaced by its value; an undefined one is left as it is.
-    fn substituted(&self, target: &[u8]) -> Vec<u8> {
-        let mut out = Vec::with_capacity(target.len());
-        let mut k = 0;
-        while let Some(p) = memchr::memchr(b'{', &target[k..]) {
-            let brace = k + p;
-            out.extend_from_slice(&target[k..brace]);
-            let value = memchr::memchr(b'}', &target[brace..])
-                .and_then(|len| Some((len, self.attributes.get(&target[brace + 1..brace + len])?)));
-            match value {
-                Some((len, value)) => {
-                    out.extend_from_slice(value);
-                    k = brace + len + 1;
-                }
-                None => {
-                    out.push(b'{');
-                    k = brace + 1;
+    /// `src[range]` (a macro's target, an attribute's value) with the
+    /// references to attributes in it replaced by their values
+    /// ([`Reader::reference_at`]); `None` when that makes it longer than
+    /// [`MAX_VALUE`].
+    fn substituted(&mut self, range: Range<usize>) -> Option<Vec<u8>> {
+        let mut out = Vec::with_capacity(range.len());
+        let (mut copied, mut at) = (range.start, range.start);
+        while let Some(p) = memchr::memchr(b'{', &self.src[at..range.end]) {
+            let brace = at + p;
+            at = brace + 1;
+            if let Some((end, value)) = self.reference_at(brace, range.end) {
+                out.extend_from_slice(&self.src[copied..brace]);
+                out.extend_from_slice(&value);
+                copied = end;
+                at = end;
+                if out.len() > MAX_VALUE {
+                    return None;
                 }
             }
         }
-        out.extend_from_slice(&target[k..]);
-        out
+        out.extend_from_slice(&self.src[copied..range.end]);
+        (out.len() <= MAX_VALUE).then_some(out)
     }
 }
 
 /// The longest attribute name read (`{name}`): longer ones are text.
 const MAX_NAME: usize = 64;
 
-/// The longest value an attribute keeps with the attributes it names
-/// substituted: a longer one keeps them as written, so that definitions
-/// naming each other twice cannot double at each level (26 levels made
-/// 136 MB).
+/// The longest value an attribute or a macro's target keeps with the
+/// attributes it names substituted: a longer one keeps them as written,
+/// so that definitions naming each other twice cannot double at each
+/// level (26 levels made 136 MB).
 const MAX_VALUE: usize = 4096;
 
 /// Returns true if `b` may be in an attribute's name.
@@ -638,6 +645,12 @@ fn is_underline(src: &[u8], title: &Line, underline: &Line) -> bool {
         && chars(text).abs_diff(marks.len()) < 2
         && !text.starts_with(b".")
         && text.iter().any(|&b| is_word_byte(b))
+}
+
+/// Returns true if the line `text` (at the margin) is a comment: `//`,
+/// then anything but a third `/` (`///` starts text; `////`, a block).
+fn is_comment_line(text: &[u8]) -> bool {
+    text.starts_with(b"//") && text.get(2) != Some(&b'/')
 }
 
 /// Returns true if the line `text` is a block attribute line (`[…]`), an
@@ -848,12 +861,9 @@ mod tests {
     #[test]
     fn comments_are_not_read() {
         let adoc = "a\n// https://line.example/\nb\n\n////\nhttps://block.example/\n////\n\n\
-                    [comment]\nhttps://styled.example/\n\nc https://kept.example/\n";
+                    [comment]\nhttps://styled.example/\n\nc https://kept.example/\n\
+                    /// not a comment\n";
         let (text, _) = read_str(adoc);
-        assert!(
-            !text.contains(".example/\n") || text.contains("kept"),
-            "{text}"
-        );
         for gone in ["line", "block", "styled"] {
             assert!(!text.contains(gone), "{gone}: {text:?}");
         }
@@ -861,6 +871,8 @@ mod tests {
             text.contains("a\n")
                 && text.contains("b\n")
                 && text.contains("c https://kept.example/")
+                && text.contains("/// not a comment"),
+            "{text:?}"
         );
     }
 
@@ -870,7 +882,7 @@ mod tests {
             "= Doc\n:url-docs: https://docs.example.org/v2\n:url-guide: {url-docs}/guide\n\n\
                     See link:https://a.example/x[the A docs^] and \
                     link:++https://b.example/a_b_c++[B,window=_blank], \
-                    link:../up.html[Up], link:{url-guide}/install.html[\"Install, now\"], \
+                    link:../up.html[Up, then on], link:{url-guide}/install.html[\"Install, now\"], \
                     {url-docs}[the docs], \\link:https://escaped.example/[no], \
                     image:icons/tip.png[Tip] and {undefined}[x].\n\n\
                     image::https://img.example/big.png[Big]\n";
@@ -879,11 +891,15 @@ mod tests {
         assert_eq!(
             links,
             [
-                ("../up.html".into(), "../up.html".into(), label("Up")),
+                (
+                    "../up.html".into(),
+                    "../up.html".into(),
+                    label("Up, then on")
+                ),
                 (
                     "https://a.example/x".into(),
                     "https://a.example/x".into(),
-                    label("the A docs^")
+                    label("the A docs")
                 ),
                 (
                     "https://b.example/a_b_c".into(),
@@ -973,14 +989,23 @@ mod tests {
         reader.blocks();
         let longest = reader.attributes.values().map(Vec::len).max();
         assert!(longest <= Some(MAX_VALUE), "{longest:?}");
-        adoc += &"{a19} {a8} ".repeat(10_000);
+        adoc += &"{a19} {a8} link:{a8}{a8}{a8}[x] image:{a8}[y,link={a8}] ".repeat(10_000);
         let reading = read(adoc.as_bytes());
+        let refs: usize = reading.refs.iter().map(|r| r.value.len()).sum();
         assert!(
-            reading.text.len() < 2 * adoc.len() + 64 * 1024,
-            "{} bytes of text for {}",
+            reading.text.len() + refs < 2 * adoc.len() + 64 * 1024,
+            "{} bytes of text and {refs} of links for {}",
             reading.text.len(),
             adoc.len()
         );
+        // An escaped reference is text, and costs nothing.
+        let escaped = format!(
+            ":a: {}\n\n{}{{a}}\n",
+            "x".repeat(1000),
+            "\\{a} ".repeat(100)
+        );
+        let (text, _) = read_str(&escaped);
+        assert!(text.ends_with(&format!("{}\n", "x".repeat(1000))), "{text}");
     }
 
     #[test]
@@ -1035,6 +1060,11 @@ mod tests {
             ("link:++x[", Box::new(repeated("link:++x[ "))),
             ("title", Box::new(repeated("T\n-\n"))),
             ("term", Box::new(repeated("t::\n\n  d\n"))),
+            ("{{", Box::new(repeated("{"))),
+            (
+                "link:{{",
+                Box::new(|n| format!(":a: b\nlink:{}[x]", "{a}{".repeat(n))),
+            ),
         ];
         assert_linear(read, inputs);
     }

@@ -79,7 +79,7 @@
 //!   browsers take (a space, U+00A0 NO-BREAK SPACE, `|`, `"`, `<`, `>`,
 //!   `[`, …) percent-encoded
 //!   (`<My File.md>` names `My%20File.md`); braces are left, as a
-//!   template's (`{{ url }}`). Then they must parse as URI
+//!   template's (`{{ url }}`), and so is the `<` of `<?php` and `<%=`. Then they must parse as URI
 //!   references ([`UriRef`]), or as IRI references, which are reported as
 //!   the scanner reports an IRI in text
 //!   ([`ScannerBuilder::iri`](crate::ScannerBuilder::iri): the URI it maps
@@ -803,7 +803,9 @@ mod tests {
                 ("http://[::1]:8080/a%5B1%5D".into(), 3, 6),
             ]
         );
-        let html = "<a href=\"struct.A.html#impl-From&lt;T&gt;\">f</a>";
+        // A server template is no link (a review found PHP's made one).
+        let html = "<a href=\"struct.A.html#impl-From&lt;T&gt;\">f</a>\n\
+                    <a href=\"<?php echo $url; ?>\">p</a> <a href=\"/x/<%= id %>\">e</a>";
         assert_eq!(
             links(DocKind::Html, html, Some("https://docs.rs/x/")),
             [(

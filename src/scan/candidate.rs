@@ -751,11 +751,13 @@ pub(super) fn parse(
     // Where each byte of `text` from `at` on starts in `encoded`.
     let mut starts = Vec::with_capacity(text.len() - at);
     let mut in_fragment = first_hash.is_some();
+    // Whether a `#` past the first may be read as `%23`: asked once.
+    let mut hash_readable = None;
     for (i, &b) in text.iter().enumerate().skip(at) {
         starts.push(encoded.len());
         match b {
             b'#' if in_fragment => {
-                if !may_read_hash_in_fragment(text, i) {
+                if !*hash_readable.get_or_insert_with(|| may_read_hash_in_fragment(text, i)) {
                     return Err(ParseError {
                         index: i,
                         kind: ParseErrorKind::Fragment,
@@ -786,7 +788,8 @@ pub(super) fn parse(
 /// Returns true if a `#` at `at` in `text`, past its first, may be read as
 /// `%23`: the URI before the fragment is more than a scheme (not
 /// `gs://#bucket#/object`) and `text` holds no character reference
-/// (`&#…;`).
+/// (`&#…;`). The same for every `#` past the first: [`parse`] asks it
+/// once (asked at each, a fragment of `#` was quadratic).
 fn may_read_hash_in_fragment(text: &[u8], at: usize) -> bool {
     let Some(first) = memchr::memchr(b'#', &text[..at]) else {
         return false;
@@ -797,6 +800,7 @@ fn may_read_hash_in_fragment(text: &[u8], at: usize) -> bool {
         .map_or(&text[..first], |colon| &text[colon + 1..first]);
     let is_scheme_alone = hier_part.iter().all(|&b| b == b'/');
     let is_reference = memchr::memmem::find(text, b"&#").is_some();
+    crate::work::examined(text.len());
     !is_scheme_alone && !is_reference
 }
 

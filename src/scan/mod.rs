@@ -278,7 +278,8 @@ impl<'h> Found<'h> {
     }
     /// The IRI as written (with its non-ASCII characters), when the URI
     /// was written as one, or the reference as written when a `#` in its
-    /// fragment is read as `%23`; `None` for a URI written as it is
+    /// fragment is read as `%23`, or a `[` or `]` in its query or fragment
+    /// as `%5B`, `%5D`; `None` for a URI written as it is
     /// reported. Under [`IriMode::Uri`], [`Found::as_str`] is the URI it
     /// maps to.
     pub fn iri(&self) -> Option<&str> {

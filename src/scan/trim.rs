@@ -214,10 +214,11 @@ pub fn trimmed_len(
 /// `[…]` group that ends the candidate goes, and so does the rest from a
 /// `[` that no `]` closes (the run ended inside the brackets, at the link
 /// text's space), within the last [`MARKUP_TAIL`] bytes. A `[…]` followed
-/// by more of the URI (`…/a[1].jpg`, a query's `a[]=1&b=2`) is left: the
-/// URI is invalid as written, not cut into another; and so is a group
-/// written as a value (`…;ord=[timestamp]`, a template's). *Judgement
-/// call:* `…?ids[]` loses its `[]`, which is rarer than the markup.
+/// by more of the URI (`…/a[1].jpg`, a query's `a[]=1&b=2`) is left, not
+/// cut into another URI (a path's leaves it invalid; a query's is read as
+/// `%5B`, `%5D`, as browsers read it); and so is a group written as a
+/// value (`…;ord=[timestamp]`, a template's). *Judgement call:* `…?ids[]`
+/// loses its `[]`, which is rarer than the markup.
 ///
 /// The scanner asks it only of the first candidate of a run, and not in
 /// `<…>` or quotes, which say where the URI ends: a run costs

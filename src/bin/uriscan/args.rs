@@ -332,11 +332,13 @@ pub struct Args {
     #[arg(long, value_name = "BYTES", hide = true)]
     pub segment_size: Option<u64>,
 
-    /// Whether HTML, Markdown, man pages, XML and reST are read as documents.
+    /// Whether HTML, Markdown, man pages, XML, reST and AsciiDoc are read as
+    /// documents.
     ///
     /// `auto` reads a file as a document when its name says it is one
-    /// (the `html`, `markdown`, `man`, `xml`, `svg` and `rst` types of
-    /// --type-list; a man page must also start like roff): links are taken
+    /// (the `html`, `markdown`, `man`, `xml`, `svg`, `rst` and `asciidoc`
+    /// types of --type-list, but `*.asc`; a man page must also start like
+    /// roff): links are taken
     /// from its markup, relative ones resolved (see --base), and its text
     /// is scanned as a reader sees it (entities, escapes and roff escapes
     /// undone; in XML, `&amp;` and character references outside comments
@@ -395,7 +397,8 @@ pub struct Args {
     /// Leave out URIs in code spans and code blocks of documents.
     ///
     /// URIs in Markdown code spans and blocks (HTML `<code>` and `<pre>`,
-    /// reST literal blocks, code directives and ``literals``) are examples,
+    /// reST literal blocks, code directives and ``literals``, AsciiDoc
+    /// listings, literals and monospace) are examples,
     /// not links: --json marks them `in_code: true`,
     /// and this flag leaves them out.
     #[arg(long)]

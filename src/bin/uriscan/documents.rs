@@ -1,4 +1,4 @@
-//! Documents (HTML, Markdown, man pages, XML, reST): which files are read as one,
+//! Documents (HTML, Markdown, man pages, XML, reST, AsciiDoc): which files are read as one,
 //! the URI each has under `--base`, and which of their links are printed.
 
 use std::io::{self, Write};
