@@ -150,6 +150,14 @@ impl Reading {
         });
     }
 
+    /// Appends `bytes`, copied from offset `src`, as code.
+    #[cfg(feature = "docs")]
+    pub fn copy_code(&mut self, bytes: &[u8], src: usize) {
+        let start = self.text.len();
+        self.copy(bytes, src);
+        self.mark_code(start);
+    }
+
     /// Appends code: as [`Reading::aligned`], and marks it as code.
     #[cfg(feature = "docs")]
     pub fn aligned_code(&mut self, decoded: &[u8], source: &[u8], src: usize) {

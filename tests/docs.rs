@@ -152,20 +152,25 @@ fn skip_code_leaves_out_examples() {
     assert_eq!(links(&["--skip-code"]), "https://b.example/d/x.html\n");
 }
 
+/// `uriscan -n ARGS fixtures/docs/PAGE`'s output.
+fn fixture_links(page: &str, args: &[&str]) -> String {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fixtures/docs")
+        .join(page);
+    TestCommand::new()
+        .args(["-n"])
+        .args(args)
+        .arg(page)
+        .stdout()
+}
+
 /// An AsciiDoc page's links (`fixtures/docs/guide/build.adoc`): link
 /// macros with attributes substituted and a `++…++` target are links; the
 /// listing block, the `[source]` paragraph, the literal paragraph and
 /// monospace are code; the comment line and block are not read.
 #[test]
 fn asciidoc_code_is_told_apart_and_its_macros_are_links() {
-    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/docs/guide/build.adoc");
-    let run = |args: &[&str]| {
-        TestCommand::new()
-            .args(["-n"])
-            .args(args)
-            .arg(&page)
-            .stdout()
-    };
+    let run = |args: &[&str]| fixture_links("guide/build.adoc", args);
     assert_eq!(
         run(&["--skip-code", "--base", "https://docs.example.org/guide/"]),
         "2:https://github.com/example/example\n\
@@ -199,14 +204,7 @@ fn asciidoc_code_is_told_apart_and_its_macros_are_links() {
 /// URI wrapped over lines come whole.
 #[test]
 fn rst_code_is_told_apart_and_its_links_come_whole() {
-    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/docs/guide/usage.rst");
-    let run = |args: &[&str]| {
-        TestCommand::new()
-            .args(["-n"])
-            .args(args)
-            .arg(&page)
-            .stdout()
-    };
+    let run = |args: &[&str]| fixture_links("guide/usage.rst", args);
     assert_eq!(
         run(&["--skip-code"]),
         "7:https://pypi.org/project/example/\n\

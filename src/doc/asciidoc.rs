@@ -115,7 +115,7 @@ struct Reader<'a> {
 impl<'a> Reader<'a> {
     /// The line that starts at `start`, if the source goes on there.
     fn line(&self, start: usize) -> Option<Line> {
-        (start < self.src.len()).then(|| Line::at(self.src, start))
+        Line::starting(self.src, start)
     }
 
     /// Reads the lines, block by block. Every function that reads a block
@@ -167,8 +167,11 @@ impl<'a> Reader<'a> {
                     at = line.next;
                     continue;
                 }
-                let underline = self.line(line.next).filter(|u| is_underline(src, &line, u));
-                if let Some(underline) = underline.filter(|_| starts_block) {
+                let underline = starts_block
+                    .then(|| self.line(line.next))
+                    .flatten()
+                    .filter(|u| is_underline(src, &line, u));
+                if let Some(underline) = underline {
                     // A two-line title (`Title` over `-----`).
                     self.inline(line.start, line.next);
                     self.copy(underline.start, underline.next);
@@ -257,7 +260,8 @@ impl<'a> Reader<'a> {
                 self.code(open.next, content_end);
                 self.copy(content_end, end);
             }
-            Block::Pass | Block::Nested => self.copy(open.start, end),
+            Block::Pass => self.copy(open.start, end),
+            Block::Nested => unreachable!("a nested block's lines are read one by one"),
         }
         end
     }
@@ -269,11 +273,7 @@ impl<'a> Reader<'a> {
 
     /// Appends `src[from..to]` as code.
     fn code(&mut self, from: usize, to: usize) {
-        let start = self.out.text.len();
-        self.copy(from, to);
-        if self.out.text.len() > start {
-            self.out.mark_code(start);
-        }
+        self.out.copy_code(&self.src[from..to], from);
     }
 
     /// Appends the text `src[from..to]` (whole lines) with its inline
@@ -290,7 +290,7 @@ impl<'a> Reader<'a> {
         let mut ends = MacroEnds::new(src, to);
         while let Some(p) = src[at..to]
             .iter()
-            .position(|&b| matches!(b, b'`' | b'+' | b':' | b'{'))
+            .position(|&b| matches!(b, b'`' | b'+' | b':'))
         {
             crate::work::examined(p + 1);
             let k = at + p;
@@ -307,19 +307,10 @@ impl<'a> Reader<'a> {
                     let Some(m) = ends.link_macro(k + 1) else {
                         continue;
                     };
-                    self.copy(copied, macro_start);
+                    self.text_with_attributes(copied, macro_start);
                     copied = m.end;
                     self.link(m, kind);
                     at = copied;
-                }
-                b'{' => {
-                    let Some((end, value)) = self.reference_at(k, to) else {
-                        continue;
-                    };
-                    self.copy(copied, k);
-                    self.out.decoded(&value, k, end - k);
-                    copied = end;
-                    at = end;
                 }
                 mark => {
                     if escaped || !opens_constrained(src, from, k) {
@@ -340,7 +331,7 @@ impl<'a> Reader<'a> {
                         continue;
                     };
                     crate::work::examined(close - content_start);
-                    self.copy(copied, k);
+                    self.text_with_attributes(copied, k);
                     self.out.separator(b' ', k);
                     if mark == b'`' {
                         let content = &src[content_start..close];
@@ -358,7 +349,7 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        self.copy(copied, to);
+        self.text_with_attributes(copied, to);
     }
 
     /// The attribute reference `{name}` at `brace` (within `..to`), if
@@ -386,20 +377,30 @@ impl<'a> Reader<'a> {
         Some((close + 1, value.clone()))
     }
 
-    /// Appends `src[from..to]`, a macro's text, with its attribute
-    /// references replaced by their values (`link={url-ci}`).
-    fn text_with_attributes(&mut self, from: usize, to: usize) {
-        let mut copied = from;
-        let mut at = from;
-        while let Some(p) = memchr::memchr(b'{', &self.src[at..to]) {
+    /// The attribute references in `src[range]` ([`Reader::reference_at`]),
+    /// in order: where each is written, and its value.
+    fn references(&mut self, range: Range<usize>) -> Vec<(Range<usize>, Vec<u8>)> {
+        let mut found = Vec::new();
+        let mut at = range.start;
+        while let Some(p) = memchr::memchr(b'{', &self.src[at..range.end]) {
             let brace = at + p;
             at = brace + 1;
-            if let Some((end, value)) = self.reference_at(brace, to) {
-                self.copy(copied, brace);
-                self.out.decoded(&value, brace, end - brace);
-                copied = end;
+            if let Some((end, value)) = self.reference_at(brace, range.end) {
+                found.push((brace..end, value));
                 at = end;
             }
+        }
+        found
+    }
+
+    /// Appends the text `src[from..to]` with its attribute references
+    /// replaced by their values (`{url-repo}/issues`, `link={url-ci}`).
+    fn text_with_attributes(&mut self, from: usize, to: usize) {
+        let mut copied = from;
+        for (written, value) in self.references(from..to) {
+            self.copy(copied, written.start);
+            self.out.decoded(&value, written.start, written.len());
+            copied = written.end;
         }
         self.copy(copied, to);
     }
@@ -456,25 +457,16 @@ impl<'a> Reader<'a> {
         });
     }
 
-    /// `src[range]` (a macro's target, an attribute's value) with the
-    /// references to attributes in it replaced by their values
-    /// ([`Reader::reference_at`]); `None` when that makes it longer than
-    /// [`MAX_VALUE`].
+    /// `src[range]` (a macro's target, an attribute's value) with its
+    /// attribute references replaced by their values; `None` when that
+    /// makes it longer than [`MAX_VALUE`].
     fn substituted(&mut self, range: Range<usize>) -> Option<Vec<u8>> {
         let mut out = Vec::with_capacity(range.len());
-        let (mut copied, mut at) = (range.start, range.start);
-        while let Some(p) = memchr::memchr(b'{', &self.src[at..range.end]) {
-            let brace = at + p;
-            at = brace + 1;
-            if let Some((end, value)) = self.reference_at(brace, range.end) {
-                out.extend_from_slice(&self.src[copied..brace]);
-                out.extend_from_slice(&value);
-                copied = end;
-                at = end;
-                if out.len() > MAX_VALUE {
-                    return None;
-                }
-            }
+        let mut copied = range.start;
+        for (written, value) in self.references(range.clone()) {
+            out.extend_from_slice(&self.src[copied..written.start]);
+            out.extend_from_slice(&value);
+            copied = written.end;
         }
         out.extend_from_slice(&self.src[copied..range.end]);
         (out.len() <= MAX_VALUE).then_some(out)
@@ -800,7 +792,7 @@ fn close_of(src: &[u8], mark: u8, run: usize, from: usize, to: usize) -> Option<
 #[cfg(test)]
 mod tests {
     use super::super::lines::{
-        assert_linear, assert_well_placed, random_documents, shown, SizedInput,
+        assert_linear, assert_well_placed, random_readings, shown, SizedInput,
     };
     use super::*;
 
@@ -1114,10 +1106,7 @@ mod tests {
             b"^",
             b"_",
         ];
-        for doc in random_documents(pieces, 0x8765_4321, 20_000) {
-            let shown = String::from_utf8_lossy(&doc);
-            let r = read(&doc);
-            assert_well_placed(&doc, &r, &shown);
+        for (doc, r, shown) in random_readings(read, pieces, 0x8765_4321, 20_000) {
             for link in &r.refs {
                 let written = &doc[link.source.start..link.source.end];
                 if !written.contains(&b'{') {

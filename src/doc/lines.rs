@@ -45,6 +45,11 @@ impl Line {
         }
     }
 
+    /// The line of `src` that starts at `start`, if `src` goes on there.
+    pub fn starting(src: &[u8], start: usize) -> Option<Line> {
+        (start < src.len()).then(|| Line::at(src, start))
+    }
+
     pub fn is_blank(&self) -> bool {
         self.text == self.end
     }
@@ -141,13 +146,16 @@ pub(super) fn assert_well_placed(doc: &[u8], reading: &crate::reading::Reading, 
 }
 
 /// `count` documents, each of up to 40 of `pieces` drawn at random
-/// (xorshift from `seed`: the same documents every run).
+/// (xorshift from `seed`: the same documents every run), each read by
+/// `read` and checked [`assert_well_placed`]: each document, its reading,
+/// and how a failure names it.
 #[cfg(test)]
-pub(super) fn random_documents<'p>(
+pub(super) fn random_readings<'p>(
+    read: fn(&[u8]) -> crate::reading::Reading,
     pieces: &'p [&'p [u8]],
     mut seed: u64,
     count: usize,
-) -> impl Iterator<Item = Vec<u8>> + 'p {
+) -> impl Iterator<Item = (Vec<u8>, crate::reading::Reading, String)> + 'p {
     let mut random = move || {
         seed ^= seed << 13;
         seed ^= seed >> 7;
@@ -159,7 +167,10 @@ pub(super) fn random_documents<'p>(
         for _ in 0..random() % 40 {
             doc.extend_from_slice(pieces[(random() % pieces.len() as u64) as usize]);
         }
-        doc
+        let shown = String::from_utf8_lossy(&doc).into_owned();
+        let reading = read(&doc);
+        assert_well_placed(&doc, &reading, &shown);
+        (doc, reading, shown)
     })
 }
 

@@ -90,7 +90,7 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// The line that starts at `start`, if the source goes on there.
     fn line(&self, start: usize) -> Option<Line> {
-        (start < self.src.len()).then(|| Line::at(self.src, start))
+        Line::starting(self.src, start)
     }
 
     /// The lines from `from` up to `to`.
@@ -396,9 +396,7 @@ impl Reader<'_> {
 
     /// Appends `src[from..to]` as code.
     fn code(&mut self, from: usize, to: usize) {
-        let start = self.out.text.len();
-        self.copy(from, to);
-        self.out.mark_code(start);
+        self.out.copy_code(&self.src[from..to], from);
     }
 
     /// Appends the text `src[from..to]` (whole lines) with its inline
@@ -670,9 +668,7 @@ fn embedded_start(src: &[u8], content: Range<usize>) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::lines::{
-        assert_linear, assert_well_placed, random_documents, shown, SizedInput,
-    };
+    use super::super::lines::{assert_linear, random_readings, shown, SizedInput};
     use super::*;
 
     fn read_str(rst: &str) -> (String, Vec<(String, String, Option<String>)>) {
@@ -965,10 +961,7 @@ mod tests {
             b"- ",
             b"%",
         ];
-        for doc in random_documents(pieces, 0x1234_5678, 20_000) {
-            let shown = String::from_utf8_lossy(&doc);
-            let r = read(&doc);
-            assert_well_placed(&doc, &r, &shown);
+        for (doc, r, shown) in random_readings(read, pieces, 0x1234_5678, 20_000) {
             for link in &r.refs {
                 let written = &doc[link.source.start..link.source.end];
                 if written.contains(&b'\\') {

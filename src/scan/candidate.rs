@@ -622,29 +622,30 @@ impl Core<'_> {
         let mode = self.scanner.config.iri;
         // A query's brackets are read as a browser reads them, but in the
         // first reading of a candidate that may end in markup's.
-        match parse(text, mode, !markup_brackets) {
+        let parsed = match parse(text, mode, !markup_brackets) {
+            // A bare URI that fails on a square bracket may be followed by
+            // markup's (`https://x.org/page[Link text]`, `[/url]`): read
+            // once more without them (see `trim::without_markup_brackets`),
+            // or, when none end it, with a query's brackets read as a
+            // browser reads them. A valid one never costs this, nor does a
+            // glued candidate.
+            Err(e) if markup_brackets && matches!(text.get(e.index), Some(b'[' | b']')) => {
+                let len = trim::without_markup_brackets(text);
+                let end = span.start + len;
+                if len < text.len() && !c.is_empty_after_scheme(end) {
+                    return self.validate_bare(c, span.start..end, flags, false, emit);
+                }
+                read_as_browsers(text, e, mode, true)
+            }
+            parsed => parsed,
+        };
+        match parsed {
             Ok(valid) => {
                 let end = span.end;
                 self.report(c.win, span, valid, flags, None, emit);
                 end
             }
             Err(e) => {
-                // A bare URI that fails on a square bracket may be followed
-                // by markup's (`https://x.org/page[Link text]`, `[/url]`):
-                // read once more without them (see
-                // `trim::without_markup_brackets`), or, when none end it,
-                // with a query's brackets read as a browser reads them. A
-                // valid one never costs this, nor does a glued candidate.
-                if markup_brackets && matches!(text.get(e.index), Some(b'[' | b']')) {
-                    let len = trim::without_markup_brackets(text);
-                    let end = span.start + len;
-                    let end = if len < text.len() && !c.is_empty_after_scheme(end) {
-                        end
-                    } else {
-                        span.end
-                    };
-                    return self.validate_bare(c, span.start..end, flags, false, emit);
-                }
                 if self.scanner.config.report_invalid && !self.run.reported_invalid {
                     self.run.reported_invalid = true;
                     let invalid = Valid {
@@ -732,32 +733,41 @@ pub(super) fn parse(
     mode: IriMode,
     query_brackets: bool,
 ) -> Result<Valid<'_>, ParseError> {
-    let error = match parse_as_written(text, mode) {
-        Ok(valid) => return Ok(valid),
-        Err(e) => e,
-    };
+    parse_as_written(text, mode)
+        .or_else(|error| read_as_browsers(text, error, mode, query_brackets))
+}
+
+/// The second half of [`parse`]: `text`, which failed with `error` (as
+/// written, or in a reading without `query_brackets`), read as a browser
+/// reads it, when `error` is at a `#` or bracket that reading encodes.
+/// Only the bytes from the first `?` or `#` on are read otherwise.
+fn read_as_browsers(
+    text: &[u8],
+    error: ParseError,
+    mode: IriMode,
+    query_brackets: bool,
+) -> Result<Valid<'_>, ParseError> {
     let at = error.index().min(text.len());
-    let first_hash = memchr::memchr(b'#', &text[..at]);
-    let in_query = text[..at].iter().any(|&b| b == b'?' || b == b'#');
     let triggers = match text.get(at) {
-        Some(b'#') => first_hash.is_some(),
-        Some(b'[' | b']') => query_brackets && in_query,
+        Some(b'#') => memchr::memchr(b'#', &text[..at]).is_some(),
+        Some(b'[' | b']') => query_brackets,
         _ => false,
     };
-    if !triggers {
+    let query = memchr::memchr2(b'?', b'#', &text[..at]);
+    let Some(query) = query.filter(|_| triggers) else {
         return Err(error);
-    }
-    let mut encoded = text[..at].to_vec();
-    // Where each byte of `text` from `at` on starts in `encoded`.
-    let mut starts = Vec::with_capacity(text.len() - at);
-    let mut in_fragment = first_hash.is_some();
+    };
+    let mut encoded = text[..query].to_vec();
+    // Where each byte of `text` from `query` on starts in `encoded`.
+    let mut starts = Vec::with_capacity(text.len() - query);
+    let mut first_hash = None;
     // Whether a `#` past the first may be read as `%23`: asked once.
     let mut hash_readable = None;
-    for (i, &b) in text.iter().enumerate().skip(at) {
+    for (i, &b) in text.iter().enumerate().skip(query) {
         starts.push(encoded.len());
-        match b {
-            b'#' if in_fragment => {
-                if !*hash_readable.get_or_insert_with(|| may_read_hash_in_fragment(text, i)) {
+        match (b, first_hash) {
+            (b'#', Some(first)) => {
+                if !*hash_readable.get_or_insert_with(|| may_read_hash_in_fragment(text, first)) {
                     return Err(ParseError {
                         index: i,
                         kind: ParseErrorKind::Fragment,
@@ -765,16 +775,23 @@ pub(super) fn parse(
                 }
                 encoded.extend_from_slice(b"%23");
             }
-            b'[' if query_brackets => encoded.extend_from_slice(b"%5B"),
-            b']' if query_brackets => encoded.extend_from_slice(b"%5D"),
+            (b'#', None) => {
+                first_hash = Some(i);
+                encoded.push(b);
+            }
+            (b'[', _) if query_brackets => encoded.extend_from_slice(b"%5B"),
+            (b']', _) if query_brackets => encoded.extend_from_slice(b"%5D"),
             _ => encoded.push(b),
         }
-        in_fragment |= b == b'#';
     }
     // A failure past what was read otherwise is the written byte's: what
     // a run learns from it holds for every candidate that holds the byte.
     let valid = parse_as_written(&encoded, mode).map_err(|e| ParseError {
-        index: at + starts.partition_point(|&s| s <= e.index).saturating_sub(1),
+        index: match e.index.checked_sub(query) {
+            // Before the query, `encoded` is `text`.
+            None => e.index,
+            Some(_) => query + starts.partition_point(|&s| s <= e.index) - 1,
+        },
         kind: e.kind,
     })?;
     // As written, as an IRI is: the span holds it.
@@ -785,15 +802,12 @@ pub(super) fn parse(
     })
 }
 
-/// Returns true if a `#` at `at` in `text`, past its first, may be read as
-/// `%23`: the URI before the fragment is more than a scheme (not
+/// Returns true if a `#` past the first (at `first`) of `text` may be
+/// read as `%23`: the URI before the fragment is more than a scheme (not
 /// `gs://#bucket#/object`) and `text` holds no character reference
-/// (`&#…;`). The same for every `#` past the first: [`parse`] asks it
+/// (`&#…;`). The same for every such `#`: [`read_as_browsers`] asks it
 /// once (asked at each, a fragment of `#` was quadratic).
-fn may_read_hash_in_fragment(text: &[u8], at: usize) -> bool {
-    let Some(first) = memchr::memchr(b'#', &text[..at]) else {
-        return false;
-    };
+fn may_read_hash_in_fragment(text: &[u8], first: usize) -> bool {
     let hier_part = text[..first]
         .iter()
         .position(|&b| b == b':')
@@ -828,4 +842,28 @@ fn parse_as_written(text: &[u8], mode: IriMode) -> Result<Valid<'_>, ParseError>
         },
         iri: Some(written),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A failure past the bytes read as a browser reads them is reported
+    /// at the written byte it is at, which a glued run learns from: the
+    /// `%` of `%zz`, not where it stands in the encoded text, nor the
+    /// bracket that started the reading.
+    #[test]
+    fn a_failure_past_what_is_read_otherwise_is_placed_as_written() {
+        for (text, at) in [
+            (&b"http://a.example/?x[1]%zz"[..], 22),
+            (b"http://a.example/#x#y[1]%zz", 24),
+            (b"http://a.example/#x#y&#1;", 19),
+        ] {
+            let error = parse(text, IriMode::Uri, true).map(|v| v.text).unwrap_err();
+            assert_eq!(error.index(), at, "{}", String::from_utf8_lossy(text));
+        }
+        let valid = parse(b"http://a.example/?x[1]#y#z[2]", IriMode::Uri, true).unwrap();
+        assert_eq!(valid.text, "http://a.example/?x%5B1%5D#y%23z%5B2%5D");
+        assert_eq!(valid.iri.as_deref(), Some("http://a.example/?x[1]#y#z[2]"));
+    }
 }
